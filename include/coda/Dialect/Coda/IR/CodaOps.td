@@ -1,0 +1,128 @@
+//===- CodaOps.td - coda operations ------------------------*- tablegen -*-===//
+
+#ifndef CODA_DIALECT_CODA_IR_CODAOPS_TD
+#define CODA_DIALECT_CODA_IR_CODAOPS_TD
+
+include "coda/Dialect/Coda/IR/CodaDialect.td"
+include "coda/Dialect/Coda/IR/CodaAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Coda_GemmOp : Coda_Op<"gemm", [
+    AttrSizedOperandSegments, IsolatedFromAbove, RecursiveMemoryEffects,
+    SingleBlock]> {
+  let summary = "matrix product followed by an fp32 epilogue";
+  let description = [{
+    Computes the fp32 accumulator `acc = A · B` (optionally batched, with transposed operands;
+    bf16, f16 or f32 inputs, fp32 accumulation) and runs the `epilogue` region on it. Every
+    result is defined by what the region yields and by its mode.
+
+    ```mlir
+    %h, %ss = coda.gemm %x, %w transpose_b : tensor<16x32xbf16>, tensor<64x32xbf16>
+        with(%res as matrix : tensor<16x64xbf16>)
+        -> (store tensor<16x64xbf16>, reduce<row, sumsq> tensor<16xf32>)
+        epilogue(%acc: f32, %r: bf16, %i: index, %j: index) {
+      %rf = arith.extf %r : bf16 to f32
+      %s = arith.addf %acc, %rf : f32
+      coda.yield %s, %s : f32, f32
+    }
+    ```
+
+    **Shapes.** `A` is `[M, K]` (`[K, M]` with `transpose_a`), `B` is `[K, N]` (`[N, K]` with
+    `transpose_b`); with a leading batch dimension on both, every operand except scalars and
+    every result carries it too. Shapes are static.
+
+    **Operands** (`with(...)`) each have a role: `scalar` (rank 0), `row` (`[M]`), `col`
+    (`[N]`) or `matrix` (`[M, N]`); element types are floats or integers (e.g. labels).
+
+    **Pairwise mode.** Without `pairwise`, the region runs once per accumulator element
+    `(i, j)`. With `pairwise(contract)` and `pairwise(rotate)` it runs once per column pair
+    `(i, p)` on the columns `2p` and `2p+1` (N must be even); with `pairwise(expand)` once per
+    element, producing two output columns `2j` and `2j+1`. The output has `N_out = N/2`, `N` or
+    `2N` columns for contract, rotate and expand.
+
+    **Region arguments**, in order: the accumulator (two fp32 values `acc[2p]`, `acc[2p+1]` for
+    contract and rotate, else one); one value per operand (two, for the columns of the pair,
+    for `col` and `matrix` operands in contract and rotate mode); the row index `i` and the
+    column index `j` (the pair index `p` for contract and rotate). The region is isolated from
+    above and holds only side-effect-free scalar ops.
+
+    **Results.** The region yields fp32 values: one per result, or two per result (the even and
+    odd output column) for rotate and expand. A result's mode is `store` (converted to the
+    result's element type, `[M, N_out]`), `accumulate(%init)` (`init + value` computed in fp32,
+    same type as `%init`), or `reduce<row|col, sum|sumsq|max|lse>` (fp32, `[M]` or `[N_out]`:
+    the full reduction of the value over the other index).
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$a,
+    AnyRankedTensor:$b,
+    Variadic<AnyRankedTensor>:$extras,
+    Variadic<AnyRankedTensor>:$inits,
+    Coda_RoleArrayAttr:$roles,
+    Coda_ResultModeArrayAttr:$modes,
+    UnitAttr:$transpose_a,
+    UnitAttr:$transpose_b,
+    OptionalAttr<Coda_PairwiseModeAttr>:$pairwise
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$epilogue);
+
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$a, "::mlir::Value":$b,
+      "::mlir::ValueRange":$extras, "::llvm::ArrayRef<OperandRole>":$roles,
+      "::mlir::ValueRange":$inits, "::llvm::ArrayRef<ResultModeAttr>":$modes,
+      "bool":$transposeA, "bool":$transposeB,
+      "std::optional<PairwiseMode>":$pairwise,
+      CArg<"::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location, ::mlir::ValueRange)>",
+           "nullptr">:$bodyBuilder)>
+  ];
+
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+
+  let extraClassDeclaration = [{
+    bool isBatched() { return getA().getType().getRank() == 3; }
+    int64_t getBatchSize();
+    int64_t getM();
+    int64_t getN();
+    int64_t getK();
+    /// Accumulator columns read per region invocation (2 for contract and rotate).
+    unsigned getInArity();
+    /// Output columns written per region invocation and result (2 for rotate and expand).
+    unsigned getOutArity();
+    /// Columns of a stored or accumulated result.
+    int64_t getNumOutputColumns();
+    OperandRole getRole(unsigned extraIndex);
+    ResultModeAttr getMode(unsigned resultIndex);
+    /// Number of region arguments the operand with this role takes.
+    unsigned getNumRegionArgsForRole(OperandRole role);
+    /// The region's expected argument types, derived from the operands and the mode.
+    ::llvm::SmallVector<::mlir::Type> getExpectedRegionArgTypes();
+    /// The result types this op expects for its operands, modes and inits (used by builders
+    /// and the verifier alike).
+    ::mlir::Type getExpectedResultType(unsigned resultIndex);
+    /// The init operand of an accumulate result (nullptr for other modes).
+    ::mlir::Value getInitFor(unsigned resultIndex);
+    /// Region argument helpers.
+    ::mlir::Block::BlockArgListType getAccumulatorArgs();
+    ::mlir::Block::BlockArgListType getExtraArgs(unsigned extraIndex);
+    ::mlir::BlockArgument getRowIndexArg();
+    ::mlir::BlockArgument getColIndexArg();
+  }];
+}
+
+def Coda_YieldOp : Coda_Op<"yield", [Pure, ReturnLike, Terminator, HasParent<"GemmOp">]> {
+  let summary = "yields the epilogue values of a coda.gemm";
+  let description = [{
+    Ends a `coda.gemm` epilogue. It yields one fp32 value per result (two per result in
+    `rotate` and `expand` mode: the even and the odd output column).
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+#endif // CODA_DIALECT_CODA_IR_CODAOPS_TD

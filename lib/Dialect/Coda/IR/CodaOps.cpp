@@ -1,0 +1,493 @@
+//===- CodaOps.cpp - coda operations ----------------------------*- C++ -*-===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+//===----------------------------------------------------------------------===//
+// Shape helpers shared by the builder, the verifier and the accessors
+//===----------------------------------------------------------------------===//
+
+static unsigned inArityOf(std::optional<PairwiseMode> mode) {
+  return mode && (*mode == PairwiseMode::Contract || *mode == PairwiseMode::Rotate) ? 2 : 1;
+}
+
+static unsigned outArityOf(std::optional<PairwiseMode> mode) {
+  return mode && (*mode == PairwiseMode::Rotate || *mode == PairwiseMode::Expand) ? 2 : 1;
+}
+
+static unsigned regionArgsForRole(OperandRole role, std::optional<PairwiseMode> mode) {
+  return role == OperandRole::Col || role == OperandRole::Matrix ? inArityOf(mode) : 1;
+}
+
+/// Region argument types: accumulator(s), operand value(s), then the two indices.
+static SmallVector<Type> regionArgTypes(Builder &b, TypeRange extraTypes,
+                                        ArrayRef<OperandRole> roles,
+                                        std::optional<PairwiseMode> mode) {
+  SmallVector<Type> types(inArityOf(mode), b.getF32Type());
+  for (auto [type, role] : llvm::zip(extraTypes, roles))
+    types.append(regionArgsForRole(role, mode), cast<ShapedType>(type).getElementType());
+  types.append(2, b.getIndexType());
+  return types;
+}
+
+static bool isGemmInputElementType(Type t) { return t.isBF16() || t.isF16() || t.isF32(); }
+
+//===----------------------------------------------------------------------===//
+// GemmOp accessors
+//===----------------------------------------------------------------------===//
+
+int64_t GemmOp::getBatchSize() { return isBatched() ? getA().getType().getDimSize(0) : 1; }
+
+int64_t GemmOp::getM() {
+  ArrayRef<int64_t> shape = getA().getType().getShape().take_back(2);
+  return getTransposeA() ? shape[1] : shape[0];
+}
+
+int64_t GemmOp::getK() {
+  ArrayRef<int64_t> shape = getA().getType().getShape().take_back(2);
+  return getTransposeA() ? shape[0] : shape[1];
+}
+
+int64_t GemmOp::getN() {
+  ArrayRef<int64_t> shape = getB().getType().getShape().take_back(2);
+  return getTransposeB() ? shape[0] : shape[1];
+}
+
+unsigned GemmOp::getInArity() { return inArityOf(getPairwise()); }
+unsigned GemmOp::getOutArity() { return outArityOf(getPairwise()); }
+
+int64_t GemmOp::getNumOutputColumns() {
+  return getN() / getInArity() * getOutArity();
+}
+
+OperandRole GemmOp::getRole(unsigned extraIndex) {
+  return cast<OperandRoleAttr>(getRoles()[extraIndex]).getValue();
+}
+
+ResultModeAttr GemmOp::getMode(unsigned resultIndex) {
+  return cast<ResultModeAttr>(getModes()[resultIndex]);
+}
+
+unsigned GemmOp::getNumRegionArgsForRole(OperandRole role) {
+  return regionArgsForRole(role, getPairwise());
+}
+
+SmallVector<Type> GemmOp::getExpectedRegionArgTypes() {
+  Builder b(getContext());
+  SmallVector<OperandRole> roles;
+  for (unsigned i = 0, e = getExtras().size(); i < e; ++i)
+    roles.push_back(getRole(i));
+  return regionArgTypes(b, getExtras().getTypes(), roles, getPairwise());
+}
+
+Type GemmOp::getExpectedResultType(unsigned resultIndex) {
+  ResultModeAttr mode = getMode(resultIndex);
+  SmallVector<int64_t> shape;
+  if (isBatched())
+    shape.push_back(getBatchSize());
+  if (!mode.isReduce()) {
+    shape.append({getM(), getNumOutputColumns()});
+    Type elementType = cast<ShapedType>(getResult(resultIndex).getType()).getElementType();
+    return RankedTensorType::get(shape, elementType);
+  }
+  shape.push_back(mode.getDim() == ReduceDim::Row ? getM() : getNumOutputColumns());
+  return RankedTensorType::get(shape, Float32Type::get(getContext()));
+}
+
+Value GemmOp::getInitFor(unsigned resultIndex) {
+  if (!getMode(resultIndex).isAccumulate())
+    return nullptr;
+  unsigned initIndex = 0;
+  for (unsigned i = 0; i < resultIndex; ++i)
+    initIndex += getMode(i).isAccumulate();
+  return getInits()[initIndex];
+}
+
+Block::BlockArgListType GemmOp::getAccumulatorArgs() {
+  return getEpilogue().front().getArguments().take_front(getInArity());
+}
+
+Block::BlockArgListType GemmOp::getExtraArgs(unsigned extraIndex) {
+  unsigned first = getInArity();
+  for (unsigned i = 0; i < extraIndex; ++i)
+    first += getNumRegionArgsForRole(getRole(i));
+  return getEpilogue().front().getArguments().slice(
+      first, getNumRegionArgsForRole(getRole(extraIndex)));
+}
+
+BlockArgument GemmOp::getRowIndexArg() {
+  Block &block = getEpilogue().front();
+  return block.getArgument(block.getNumArguments() - 2);
+}
+
+BlockArgument GemmOp::getColIndexArg() {
+  Block &block = getEpilogue().front();
+  return block.getArgument(block.getNumArguments() - 1);
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp builder
+//===----------------------------------------------------------------------===//
+
+void GemmOp::build(OpBuilder &builder, OperationState &state, TypeRange resultTypes, Value a,
+                   Value b, ValueRange extras, ArrayRef<OperandRole> roles, ValueRange inits,
+                   ArrayRef<ResultModeAttr> modes, bool transposeA, bool transposeB,
+                   std::optional<PairwiseMode> pairwise,
+                   function_ref<void(OpBuilder &, Location, ValueRange)> bodyBuilder) {
+  state.addOperands({a, b});
+  state.addOperands(extras);
+  state.addOperands(inits);
+  state.addTypes(resultTypes);
+  MLIRContext *ctx = builder.getContext();
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.operandSegmentSizes = {1, 1, static_cast<int32_t>(extras.size()),
+                               static_cast<int32_t>(inits.size())};
+  props.roles = builder.getArrayAttr(llvm::to_vector(llvm::map_range(
+      roles, [&](OperandRole r) -> Attribute { return OperandRoleAttr::get(ctx, r); })));
+  props.modes = builder.getArrayAttr(
+      llvm::to_vector(llvm::map_range(modes, [](ResultModeAttr m) -> Attribute { return m; })));
+  if (transposeA)
+    props.transpose_a = builder.getUnitAttr();
+  if (transposeB)
+    props.transpose_b = builder.getUnitAttr();
+  if (pairwise)
+    props.pairwise = PairwiseModeAttr::get(ctx, *pairwise);
+
+  Region *region = state.addRegion();
+  SmallVector<Type> argTypes = regionArgTypes(builder, extras.getTypes(), roles, pairwise);
+  SmallVector<Location> argLocs(argTypes.size(), state.location);
+  Block *block = builder.createBlock(region, region->end(), argTypes, argLocs);
+  if (bodyBuilder) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(block);
+    bodyBuilder(builder, state.location, block->getArguments());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp assembly format
+//===----------------------------------------------------------------------===//
+//
+//   coda.gemm %a, %b [transpose_a] [transpose_b] [pairwise(contract|rotate|expand)]
+//       : type(a), type(b)
+//       [with(%x as row : type, ...)]
+//       -> (store type, accumulate(%init) type, reduce<row, sum> type, ...)
+//       [attributes {...}]
+//       epilogue(%acc: f32, ..., %i: index, %j: index) { ... }
+
+ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  Builder &builder = parser.getBuilder();
+  OpAsmParser::UnresolvedOperand a, b;
+  if (parser.parseOperand(a) || parser.parseComma() || parser.parseOperand(b))
+    return failure();
+
+  bool transposeA = false, transposeB = false;
+  std::optional<PairwiseMode> pairwise;
+  while (true) {
+    if (succeeded(parser.parseOptionalKeyword("transpose_a"))) {
+      transposeA = true;
+    } else if (succeeded(parser.parseOptionalKeyword("transpose_b"))) {
+      transposeB = true;
+    } else if (succeeded(parser.parseOptionalKeyword("pairwise"))) {
+      StringRef name;
+      llvm::SMLoc loc = parser.getCurrentLocation();
+      if (parser.parseLParen() || parser.parseKeyword(&name) || parser.parseRParen())
+        return failure();
+      pairwise = symbolizePairwiseMode(name);
+      if (!pairwise)
+        return parser.emitError(loc) << "unknown pairwise mode '" << name
+                                     << "'; expected 'contract', 'rotate' or 'expand'";
+    } else {
+      break;
+    }
+  }
+
+  Type aType, bType;
+  if (parser.parseColon() || parser.parseType(aType) || parser.parseComma() ||
+      parser.parseType(bType))
+    return failure();
+
+  SmallVector<OpAsmParser::UnresolvedOperand> extras;
+  SmallVector<Type> extraTypes;
+  SmallVector<Attribute> roles;
+  if (succeeded(parser.parseOptionalKeyword("with"))) {
+    auto parseExtra = [&]() -> ParseResult {
+      OpAsmParser::UnresolvedOperand operand;
+      StringRef roleName;
+      Type type;
+      llvm::SMLoc loc;
+      if (parser.parseOperand(operand) || parser.parseKeyword("as") ||
+          parser.getCurrentLocation(&loc) || parser.parseKeyword(&roleName) ||
+          parser.parseColon() || parser.parseType(type))
+        return failure();
+      std::optional<OperandRole> role = symbolizeOperandRole(roleName);
+      if (!role)
+        return parser.emitError(loc) << "unknown operand role '" << roleName
+                                     << "'; expected 'scalar', 'row', 'col' or 'matrix'";
+      extras.push_back(operand);
+      extraTypes.push_back(type);
+      roles.push_back(OperandRoleAttr::get(ctx, *role));
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseExtra))
+      return failure();
+  }
+
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> initTypes, resultTypes;
+  SmallVector<Attribute> modes;
+  auto parseResult = [&]() -> ParseResult {
+    ResultModeAttr mode = ResultModeAttr::parseBody(parser);
+    if (!mode)
+      return failure();
+    Type type;
+    if (mode.isAccumulate()) {
+      OpAsmParser::UnresolvedOperand init;
+      if (parser.parseLParen() || parser.parseOperand(init) || parser.parseRParen() ||
+          parser.parseType(type))
+        return failure();
+      inits.push_back(init);
+      initTypes.push_back(type);
+    } else if (parser.parseType(type)) {
+      return failure();
+    }
+    modes.push_back(mode);
+    resultTypes.push_back(type);
+    return success();
+  };
+  if (parser.parseArrow() ||
+      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseResult))
+    return failure();
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> regionArgs;
+  if (parser.parseKeyword("epilogue") ||
+      parser.parseArgumentList(regionArgs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true))
+    return failure();
+  Region *region = result.addRegion();
+  if (parser.parseRegion(*region, regionArgs))
+    return failure();
+
+  llvm::SMLoc operandsLoc = parser.getNameLoc();
+  if (parser.resolveOperand(a, aType, result.operands) ||
+      parser.resolveOperand(b, bType, result.operands) ||
+      parser.resolveOperands(extras, extraTypes, operandsLoc, result.operands) ||
+      parser.resolveOperands(inits, initTypes, operandsLoc, result.operands))
+    return failure();
+  result.addTypes(resultTypes);
+
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.operandSegmentSizes = {1, 1, static_cast<int32_t>(extras.size()),
+                               static_cast<int32_t>(inits.size())};
+  props.roles = builder.getArrayAttr(roles);
+  props.modes = builder.getArrayAttr(modes);
+  if (transposeA)
+    props.transpose_a = builder.getUnitAttr();
+  if (transposeB)
+    props.transpose_b = builder.getUnitAttr();
+  if (pairwise)
+    props.pairwise = PairwiseModeAttr::get(ctx, *pairwise);
+  return success();
+}
+
+void GemmOp::print(OpAsmPrinter &p) {
+  p << " " << getA() << ", " << getB();
+  if (getTransposeA())
+    p << " transpose_a";
+  if (getTransposeB())
+    p << " transpose_b";
+  if (std::optional<PairwiseMode> mode = getPairwise())
+    p << " pairwise(" << stringifyPairwiseMode(*mode) << ")";
+  p << " : " << getA().getType() << ", " << getB().getType();
+  p.increaseIndent();
+  if (!getExtras().empty()) {
+    p.printNewline();
+    p << "with(";
+    llvm::interleaveComma(llvm::enumerate(getExtras()), p, [&](auto it) {
+      p << it.value() << " as " << stringifyOperandRole(getRole(it.index())) << " : "
+        << it.value().getType();
+    });
+    p << ")";
+  }
+  p.printNewline();
+  p << "-> (";
+  llvm::interleaveComma(llvm::enumerate(getResults()), p, [&](auto it) {
+    ResultModeAttr mode = getMode(it.index());
+    mode.printBody(p);
+    if (mode.isAccumulate())
+      p << "(" << getInitFor(it.index()) << ")";
+    p << " " << it.value().getType();
+  });
+  p << ")";
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getRolesAttrName(), getModesAttrName(), getTransposeAAttrName(),
+                            getTransposeBAttrName(), getPairwiseAttrName(),
+                            getOperandSegmentSizesAttrName()});
+  p.printNewline();
+  p << "epilogue(";
+  llvm::interleaveComma(getEpilogue().front().getArguments(), p,
+                        [&](BlockArgument arg) { p.printRegionArgument(arg); });
+  p << ") ";
+  p.decreaseIndent();
+  p.printRegion(getEpilogue(), /*printEntryBlockArgs=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp verification
+//===----------------------------------------------------------------------===//
+
+/// Describes a shape for diagnostics, e.g. "[16, 64]".
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return s;
+}
+
+LogicalResult GemmOp::verify() {
+  RankedTensorType aType = getA().getType(), bType = getB().getType();
+  if (aType.getRank() != bType.getRank() || aType.getRank() < 2 || aType.getRank() > 3)
+    return emitOpError("expects A and B of rank 2, or rank 3 with a leading batch dimension; got "
+                       "ranks ")
+           << aType.getRank() << " and " << bType.getRank();
+  for (Value v : getOperands()) {
+    if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
+      return emitOpError("requires static shapes; operand ")
+             << v.getType() << " has a dynamic dimension";
+  }
+  if (!isGemmInputElementType(aType.getElementType()))
+    return emitOpError("unsupported element type ")
+           << aType.getElementType() << " for A; expected bf16, f16 or f32";
+  if (aType.getElementType() != bType.getElementType())
+    return emitOpError("A and B element types differ: ")
+           << aType.getElementType() << " vs " << bType.getElementType();
+
+  int64_t kA = getK();
+  ArrayRef<int64_t> bShape = bType.getShape().take_back(2);
+  int64_t kB = getTransposeB() ? bShape[1] : bShape[0];
+  if (kA != kB)
+    return emitOpError("contraction dimension mismatch: A has K = ")
+           << kA << ", B has K = " << kB;
+  if (isBatched() && aType.getDimSize(0) != bType.getDimSize(0))
+    return emitOpError("batch size mismatch: A has ")
+           << aType.getDimSize(0) << ", B has " << bType.getDimSize(0);
+
+  int64_t batch = getBatchSize(), m = getM(), n = getN();
+  if (getInArity() == 2 && n % 2 != 0)
+    return emitOpError("pairwise(") << stringifyPairwiseMode(*getPairwise())
+                                    << ") needs an even number of columns, got N = " << n;
+
+  // Operand roles.
+  if (getRoles().size() != getExtras().size())
+    return emitOpError("has ") << getExtras().size() << " epilogue operands but "
+                               << getRoles().size() << " roles";
+  for (auto [index, extra] : llvm::enumerate(getExtras())) {
+    auto type = cast<RankedTensorType>(extra.getType());
+    OperandRole role = getRole(index);
+    SmallVector<int64_t> expected;
+    if (role != OperandRole::Scalar && isBatched())
+      expected.push_back(batch);
+    if (role == OperandRole::Row || role == OperandRole::Matrix)
+      expected.push_back(m);
+    if (role == OperandRole::Col || role == OperandRole::Matrix)
+      expected.push_back(n);
+    if (type.getShape() != ArrayRef<int64_t>(expected))
+      return emitOpError("operand #")
+             << index << " has role '" << stringifyOperandRole(role) << "' and needs shape "
+             << shapeStr(expected) << ", got " << shapeStr(type.getShape());
+    Type elementType = type.getElementType();
+    if (!isa<FloatType, IntegerType>(elementType))
+      return emitOpError("operand #") << index << " has unsupported element type "
+                                      << elementType << "; expected a float or an integer";
+  }
+
+  // Results and their modes.
+  if (getNumResults() == 0)
+    return emitOpError("expects at least one result");
+  if (getModes().size() != getNumResults())
+    return emitOpError("has ") << getNumResults() << " results but " << getModes().size()
+                               << " result modes";
+  unsigned numAccumulate = 0;
+  for (unsigned i = 0, e = getNumResults(); i < e; ++i)
+    numAccumulate += getMode(i).isAccumulate();
+  if (numAccumulate != getInits().size())
+    return emitOpError("has ") << numAccumulate << " accumulate results but "
+                               << getInits().size() << " init operands";
+  for (unsigned i = 0, e = getNumResults(); i < e; ++i) {
+    ResultModeAttr mode = getMode(i);
+    auto type = cast<RankedTensorType>(getResult(i).getType());
+    auto expected = cast<RankedTensorType>(getExpectedResultType(i));
+    Type elementType = type.getElementType();
+    if (mode.isReduce() && !elementType.isF32())
+      return emitOpError("result #") << i << " is a reduction and must be f32, got "
+                                     << elementType;
+    if (!mode.isReduce() && !isGemmInputElementType(elementType))
+      return emitOpError("result #") << i << " has unsupported element type " << elementType
+                                     << "; expected bf16, f16 or f32";
+    if (type.getShape() != expected.getShape())
+      return emitOpError("result #") << i << " (" << mode << ") needs shape "
+                                     << shapeStr(expected.getShape()) << ", got "
+                                     << shapeStr(type.getShape());
+    if (Value init = getInitFor(i); init && init.getType() != type)
+      return emitOpError("result #") << i << " accumulates into an init of type "
+                                     << init.getType() << " but has type " << type;
+  }
+  return success();
+}
+
+LogicalResult GemmOp::verifyRegions() {
+  Block &block = getEpilogue().front();
+  SmallVector<Type> expected = getExpectedRegionArgTypes();
+  if (block.getNumArguments() != expected.size())
+    return emitOpError("epilogue expects ")
+           << expected.size() << " arguments (" << getInArity() << " accumulator, "
+           << expected.size() - getInArity() - 2 << " for the operands, row and column index), got "
+           << block.getNumArguments();
+  for (auto [index, arg, type] : llvm::enumerate(block.getArguments(), expected)) {
+    if (arg.getType() != type)
+      return emitOpError("epilogue argument #")
+             << index << " must have type " << type << ", got " << arg.getType();
+  }
+
+  for (Operation &op : block.without_terminator()) {
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return op.emitOpError("is not allowed in a coda.gemm epilogue: it may only hold "
+                            "side-effect-free scalar ops");
+    for (Type t : op.getResultTypes()) {
+      if (!t.isIntOrIndexOrFloat())
+        return op.emitOpError("produces ") << t << "; a coda.gemm epilogue computes on scalars";
+    }
+  }
+
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return block.getTerminator()->emitOpError("cannot end a coda.gemm epilogue; expected "
+                                              "coda.yield");
+  unsigned expectedYields = getNumResults() * getOutArity();
+  if (yield.getValues().size() != expectedYields)
+    return yield.emitOpError("yields ")
+           << yield.getValues().size() << " values but the gemm expects " << expectedYields
+           << " (" << getNumResults() << " results x " << getOutArity()
+           << " output columns per invocation)";
+  for (auto [index, value] : llvm::enumerate(yield.getValues())) {
+    if (!value.getType().isF32())
+      return yield.emitOpError("value #") << index << " must be f32, got " << value.getType();
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "coda/Dialect/Coda/IR/CodaOps.cpp.inc"

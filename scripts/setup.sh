@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Makes a fresh Debian 12 machine ready to build and test coda. Idempotent: packages already
+# present at the pinned versions are left alone. Run as root (or with sudo available).
+set -euo pipefail
+
+LLVM_VERSION=22
+LLVM_DEB_VERSION="1:22.1.8-1~deb12u1"
+CUTLASS_PIP_VERSION="4.2.0.0"
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+debs=(
+  "llvm-${LLVM_VERSION}-dev=${LLVM_DEB_VERSION}"
+  "llvm-${LLVM_VERSION}-tools=${LLVM_DEB_VERSION}"
+  "libmlir-${LLVM_VERSION}-dev=${LLVM_DEB_VERSION}"
+  "mlir-${LLVM_VERSION}-tools=${LLVM_DEB_VERSION}"
+  ninja-build
+  cmake
+  g++
+  libgtest-dev
+  python3
+  python3-pip
+)
+
+missing=()
+for spec in "${debs[@]}"; do
+  name="${spec%%=*}"
+  want="${spec#*=}"
+  have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+  if [[ "$have" != "install ok installed"* ]]; then
+    missing+=("$spec")
+  elif [[ "$spec" == *=* && "$have" != *" $want" ]]; then
+    missing+=("$spec")
+  fi
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: Debian packages present"
+fi
+
+PY=${PYTHON:-python3}
+if ! $PY -m pip show nvidia-cutlass 2>/dev/null | grep -qx "Version: ${CUTLASS_PIP_VERSION}"; then
+  echo "setup: installing nvidia-cutlass==${CUTLASS_PIP_VERSION}"
+  $PY -m pip install --quiet --disable-pip-version-check "nvidia-cutlass==${CUTLASS_PIP_VERSION}"
+else
+  echo "setup: nvidia-cutlass ${CUTLASS_PIP_VERSION} present"
+fi
