@@ -161,15 +161,14 @@ void GemmOp::build(OpBuilder &builder, OperationState &state, TypeRange resultTy
   if (pairwise)
     props.pairwise = PairwiseModeAttr::get(ctx, *pairwise);
 
+  // createBlock moves the insertion point; the op itself must still go where the caller is.
+  OpBuilder::InsertionGuard guard(builder);
   Region *region = state.addRegion();
   SmallVector<Type> argTypes = regionArgTypes(builder, extras.getTypes(), roles, pairwise);
   SmallVector<Location> argLocs(argTypes.size(), state.location);
   Block *block = builder.createBlock(region, region->end(), argTypes, argLocs);
-  if (bodyBuilder) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(block);
+  if (bodyBuilder)
     bodyBuilder(builder, state.location, block->getArguments());
-  }
 }
 
 //===----------------------------------------------------------------------===//

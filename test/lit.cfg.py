@@ -1,0 +1,23 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "CODA"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.coda_obj_root, "test")
+# Inputs/ hold the reference programs that tests compare against; unit/ has its own config.
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%coda_src", config.coda_src_root))
+config.substitutions.append(("%coda_obj", config.coda_obj_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.coda_tools_dir, config.llvm_tools_dir]
+tools = ["coda-opt", "coda-translate", "coda-run", "split-file"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
