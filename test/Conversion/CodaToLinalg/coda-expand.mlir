@@ -1,0 +1,197 @@
+// RUN: coda-opt %s --coda-expand --split-input-file | FileCheck %s
+// RUN: coda-opt %s --coda-expand --split-input-file | FileCheck %s --check-prefix=NOCODA
+// NOCODA-NOT: coda.
+
+// The contraction is an fp32 linalg.generic; the epilogue another, with row operands indexed
+// by i, column operands by j, scalars by nothing.
+
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @roles
+// CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:       %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<8x32xf32>)
+// CHECK:       %[[ACC:.*]] = linalg.generic {indexing_maps = [#[[A]], #[[BT]], #[[C]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<8x16xbf16>, tensor<32x16xbf16>) outs(%[[FILL]] : tensor<8x32xf32>)
+// CHECK:         arith.extf %{{.*}} : bf16 to f32
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+// CHECK:       %[[OUT:.*]] = tensor.empty() : tensor<8x32xbf16>
+// CHECK:       linalg.generic {indexing_maps = [#[[ID]], #[[SCALAR]], #[[ROW]], #[[COL]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME:      ins(%[[ACC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x32xf32>, tensor<f32>, tensor<8xf32>, tensor<32xf32>, tensor<8x32xf16>) outs(%[[OUT]] : tensor<8x32xbf16>)
+// CHECK:         linalg.index 1 : index
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+// CHECK:         linalg.yield
+func.func @roles(%x: tensor<8x16xbf16>, %w: tensor<32x16xbf16>, %s: tensor<f32>,
+    %r: tensor<8xf32>, %c: tensor<32xf32>, %m: tensor<8x32xf16>) -> tensor<8x32xbf16> {
+  %0 = coda.gemm %x, %w transpose_b : tensor<8x16xbf16>, tensor<32x16xbf16>
+      with(%s as scalar : tensor<f32>, %r as row : tensor<8xf32>, %c as col : tensor<32xf32>,
+           %m as matrix : tensor<8x32xf16>)
+      -> (store tensor<8x32xbf16>)
+      epilogue(%acc: f32, %sv: f32, %rv: f32, %cv: f32, %mv: f16, %i: index, %j: index) {
+    %a = arith.mulf %acc, %sv : f32
+    %b = arith.mulf %a, %rv : f32
+    %d = arith.addf %b, %cv : f32
+    %mf = arith.extf %mv : f16 to f32
+    %e = arith.addf %d, %mf : f32
+    %ji = arith.index_cast %j : index to i32
+    %jf = arith.sitofp %ji : i32 to f32
+    %f = arith.addf %e, %jf : f32
+    coda.yield %f : f32
+  }
+  return %0 : tensor<8x32xbf16>
+}
+
+// -----
+
+// Contract: the accumulator is split into [M, N/2, 2] and read at (i, p, 0) and (i, p, 1).
+
+// CHECK-DAG: #[[EVEN:.*]] = affine_map<(d0, d1) -> (d0, d1, 0)>
+// CHECK-DAG: #[[ODD:.*]] = affine_map<(d0, d1) -> (d0, d1, 1)>
+// CHECK-LABEL: func.func @contract
+// CHECK:       %[[ACC:.*]] = linalg.generic
+// CHECK:       %[[PAIRS:.*]] = tensor.expand_shape %[[ACC]] {{\[}}[0], [1, 2]] output_shape [4, 8, 2] : tensor<4x16xf32> into tensor<4x8x2xf32>
+// CHECK:       linalg.generic {indexing_maps = [#[[EVEN]], #[[ODD]], {{.*}}]
+// CHECK-SAME:      ins(%[[PAIRS]], %[[PAIRS]] : tensor<4x8x2xf32>, tensor<4x8x2xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+func.func @contract(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x8xf32> {
+  %0 = coda.gemm %x, %w pairwise(contract) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x8xf32>)
+      epilogue(%g: f32, %u: f32, %i: index, %p: index) {
+    %y = arith.mulf %g, %u : f32
+    coda.yield %y : f32
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Rotate into an accumulate result: a trailing loop t picks the even or odd yielded value, the
+// init is split and collapsed back, and the sum is computed in fp32.
+
+// CHECK-DAG: #[[E3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-DAG: #[[O3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, 1)>
+// CHECK-DAG: #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @rotate_accumulate
+// CHECK-SAME:  %[[INIT:[a-z0-9]+]]: tensor<4x16xbf16>
+// CHECK:       %[[SPLIT:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1, 2]] output_shape [4, 8, 2]
+// CHECK:       %[[R:.*]] = linalg.generic {indexing_maps = [#[[E3]], #[[O3]], #[[ID3]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME:      outs(%[[SPLIT]] : tensor<4x8x2xbf16>)
+// CHECK:         %[[T:.*]] = linalg.index 2 : index
+// CHECK:         %[[EVEN:.*]] = arith.cmpi eq, %[[T]], %{{.*}} : index
+// CHECK:         %[[V:.*]] = arith.select %[[EVEN]]
+// CHECK:         %[[OLD:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK:         %[[SUM:.*]] = arith.addf %[[OLD]], %[[V]] : f32
+// CHECK:         arith.truncf %[[SUM]] : f32 to bf16
+// CHECK:       tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<4x8x2xbf16> into tensor<4x16xbf16>
+func.func @rotate_accumulate(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>,
+    %o: tensor<4x16xbf16>) -> tensor<4x16xbf16> {
+  %0 = coda.gemm %x, %w pairwise(rotate) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (accumulate(%o) tensor<4x16xbf16>)
+      epilogue(%a: f32, %b: f32, %i: index, %p: index) {
+    %n = arith.negf %b : f32
+    coda.yield %n, %a : f32, f32
+  }
+  return %0 : tensor<4x16xbf16>
+}
+
+// -----
+
+// Expand: one accumulator value per invocation, two output columns.
+
+// CHECK-LABEL: func.func @expand
+// CHECK:       %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME:      outs(%{{.*}} : tensor<4x16x2xf32>)
+// CHECK:       tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<4x16x2xf32> into tensor<4x32xf32>
+func.func @expand(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x32xf32> {
+  %0 = coda.gemm %x, %w pairwise(expand) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x32xf32>)
+      epilogue(%a: f32, %i: index, %j: index) {
+    %n = arith.negf %a : f32
+    coda.yield %a, %n : f32, f32
+  }
+  return %0 : tensor<4x32xf32>
+}
+
+// -----
+
+// Reductions: the value is materialized in fp32 and reduced by its own linalg.generic.
+
+// CHECK-DAG: #[[ROWMAP:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[COLMAP:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @reductions
+// CHECK:       %[[V:.*]]:4 = linalg.generic
+// CHECK-SAME:      outs(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+// sum over each row
+// CHECK:       linalg.generic {{{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[V]]#0 : tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:         arith.addf
+// sum of squares over each row
+// CHECK:       linalg.generic {{{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[V]]#1 : tensor<4x8xf32>)
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+// max over each column, from -inf
+// CHECK:       %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:       linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<8xf32>)
+// CHECK:       linalg.generic {indexing_maps = [#{{.*}}, #[[COLMAP]]], iterator_types = ["reduction", "parallel"]} ins(%[[V]]#2 : tensor<4x8xf32>)
+// CHECK:         arith.maximumf
+// log-sum-exp over each row: max, sum of shifted exponentials, log
+// CHECK:       %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[V]]#3 : tensor<4x8xf32>)
+// CHECK:         arith.maximumf
+// CHECK:       %[[SUM:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[ROWMAP]], #[[ROWMAP]]], iterator_types = ["parallel", "reduction"]} ins(%[[V]]#3, %[[MAX]] : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK:         arith.subf
+// CHECK:         math.exp
+// CHECK:       linalg.generic {{.*}} ins(%[[MAX]], %[[SUM]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK:         math.log
+func.func @reductions(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<8xf32>, tensor<4xf32>) {
+  %0:4 = coda.gemm %x, %w : tensor<4x8xf32>, tensor<8x8xf32>
+      -> (reduce<row, sum> tensor<4xf32>, reduce<row, sumsq> tensor<4xf32>,
+          reduce<col, max> tensor<8xf32>, reduce<row, lse> tensor<4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc, %acc, %acc, %acc : f32, f32, f32, f32
+  }
+  return %0#0, %0#1, %0#2, %0#3 : tensor<4xf32>, tensor<4xf32>, tensor<8xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Batched, both operands transposed: the batch loop leads every map.
+
+// CHECK-DAG: #[[BA:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+// CHECK-DAG: #[[BB:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[BC:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[BROW:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @batched
+// CHECK:       linalg.generic {indexing_maps = [#[[BA]], #[[BB]], #[[BC]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK:       linalg.generic {indexing_maps = [#{{.*}}, #[[BROW]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME:      tensor<2x4x8xf32>, tensor<2x4xf32>
+func.func @batched(%a: tensor<2x16x4xf16>, %b: tensor<2x8x16xf16>, %r: tensor<2x4xf32>)
+    -> tensor<2x4x8xf32> {
+  %0 = coda.gemm %a, %b transpose_a transpose_b : tensor<2x16x4xf16>, tensor<2x8x16xf16>
+      with(%r as row : tensor<2x4xf32>)
+      -> (store tensor<2x4x8xf32>)
+      epilogue(%acc: f32, %rv: f32, %i: index, %j: index) {
+    %y = arith.mulf %acc, %rv : f32
+    coda.yield %y : f32
+  }
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Programs without coda ops are left exactly as they are (no folding, no clean-up).
+
+// CHECK-LABEL: func.func @untouched
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    %[[D:.*]] = arith.addf %[[C]], %[[C]] : f32
+// CHECK-NEXT:    %[[UNUSED:.*]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK-NEXT:    return %[[D]] : f32
+func.func @untouched() -> f32 {
+  %c = arith.constant 1.0 : f32
+  %d = arith.addf %c, %c : f32
+  %unused = arith.mulf %d, %d : f32
+  return %d : f32
+}

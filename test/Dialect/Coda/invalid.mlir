@@ -1,0 +1,436 @@
+// RUN: coda-opt %s -split-input-file -verify-diagnostics
+
+func.func @rank(%a: tensor<2x3x4x5xf32>, %b: tensor<2x3x5x4xf32>) {
+  // expected-error @+1 {{expects A and B of rank 2, or rank 3 with a leading batch dimension; got ranks 4 and 4}}
+  %0 = coda.gemm %a, %b : tensor<2x3x4x5xf32>, tensor<2x3x5x4xf32>
+      -> (store tensor<4x4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @rank_mismatch(%a: tensor<4x8xf32>, %b: tensor<2x8x4xf32>) {
+  // expected-error @+1 {{expects A and B of rank 2, or rank 3 with a leading batch dimension; got ranks 2 and 3}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<2x8x4xf32>
+      -> (store tensor<4x4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @dynamic(%a: tensor<?x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{requires static shapes; operand 'tensor<?x8xf32>' has a dynamic dimension}}
+  %0 = coda.gemm %a, %b : tensor<?x8xf32>, tensor<8x4xf32>
+      -> (store tensor<4x4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @input_type(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>) {
+  // expected-error @+1 {{unsupported element type 'i8' for A; expected bf16, f16 or f32}}
+  %0 = coda.gemm %a, %b : tensor<4x8xi8>, tensor<8x4xi8>
+      -> (store tensor<4x4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mixed_types(%a: tensor<4x8xbf16>, %b: tensor<8x4xf16>) {
+  // expected-error @+1 {{A and B element types differ: 'bf16' vs 'f16'}}
+  %0 = coda.gemm %a, %b : tensor<4x8xbf16>, tensor<8x4xf16>
+      -> (store tensor<4x4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @k_mismatch(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) {
+  // expected-error @+1 {{contraction dimension mismatch: A has K = 8, B has K = 4}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
+      -> (store tensor<4x8xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @batch_mismatch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x4xf32>) {
+  // expected-error @+1 {{batch size mismatch: A has 2, B has 3}}
+  %0 = coda.gemm %a, %b : tensor<2x4x8xf32>, tensor<3x8x4xf32>
+      -> (store tensor<2x4x4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @odd_pairs(%a: tensor<4x8xf32>, %b: tensor<8x7xf32>) {
+  // expected-error @+1 {{pairwise(rotate) needs an even number of columns, got N = 7}}
+  %0 = coda.gemm %a, %b pairwise(rotate) : tensor<4x8xf32>, tensor<8x7xf32>
+      -> (store tensor<4x7xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    coda.yield %x, %y : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @role_count(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %r: tensor<4xf32>) {
+  // expected-error @+1 {{has 1 epilogue operands but 0 roles}}
+  %0 = "coda.gemm"(%a, %b, %r) <{modes = [#coda.result<store>], operandSegmentSizes = array<i32: 1, 1, 1, 0>, roles = []}> ({
+  ^bb0(%acc: f32, %i: index, %j: index):
+    "coda.yield"(%acc) : (f32) -> ()
+  }) : (tensor<4x8xf32>, tensor<8x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @scalar_shape(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %s: tensor<1xf32>) {
+  // expected-error @+1 {{operand #0 has role 'scalar' and needs shape [], got [1]}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x4xf32>
+      with(%s as scalar : tensor<1xf32>)
+      -> (store tensor<4x4xf32>)
+      epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @row_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<6xf32>) {
+  // expected-error @+1 {{operand #0 has role 'row' and needs shape [4], got [6]}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      with(%r as row : tensor<6xf32>)
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @col_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{operand #0 has role 'col' and needs shape [6], got [4]}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      with(%c as col : tensor<4xf32>)
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @matrix_shape(%a: tensor<2x4x8xf32>, %b: tensor<2x8x6xf32>, %m: tensor<4x6xf32>) {
+  // expected-error @+1 {{operand #0 has role 'matrix' and needs shape [2, 4, 6], got [4, 6]}}
+  %0 = coda.gemm %a, %b : tensor<2x4x8xf32>, tensor<2x8x6xf32>
+      with(%m as matrix : tensor<4x6xf32>)
+      -> (store tensor<2x4x6xf32>)
+      epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @operand_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<4xindex>) {
+  // expected-error @+1 {{operand #0 has unsupported element type 'index'; expected a float or an integer}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      with(%r as row : tensor<4xindex>)
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %v: index, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_role(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<4xf32>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      // expected-error @+1 {{unknown operand role 'diag'; expected 'scalar', 'row', 'col' or 'matrix'}}
+      with(%r as diag : tensor<4xf32>)
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_pairwise(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{unknown pairwise mode 'swap'; expected 'contract', 'rotate' or 'expand'}}
+  %0 = coda.gemm %a, %b pairwise(swap) : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_mode(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      // expected-error @+1 {{unknown result mode 'scatter'; expected 'store', 'accumulate' or 'reduce'}}
+      -> (scatter tensor<4x6xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_combiner(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      // expected-error @+1 {{unknown reduction combiner 'mean'; expected 'sum', 'sumsq', 'max' or 'lse'}}
+      -> (reduce<row, mean> tensor<4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_reduce_dim(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      // expected-error @+1 {{unknown reduction dimension 'all'; expected 'row' or 'col'}}
+      -> (reduce<all, sum> tensor<4xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @no_results(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{expects at least one result}}
+  coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> ()
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield
+  }
+  return
+}
+
+// -----
+
+func.func @mode_count(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{has 1 results but 2 result modes}}
+  %0 = "coda.gemm"(%a, %b) <{modes = [#coda.result<store>, #coda.result<store>], operandSegmentSizes = array<i32: 1, 1, 0, 0>, roles = []}> ({
+  ^bb0(%acc: f32, %i: index, %j: index):
+    "coda.yield"(%acc) : (f32) -> ()
+  }) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @init_count(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %o: tensor<4x4xf32>) {
+  // expected-error @+1 {{has 0 accumulate results but 1 init operands}}
+  %0 = "coda.gemm"(%a, %b, %o) <{modes = [#coda.result<store>], operandSegmentSizes = array<i32: 1, 1, 0, 1>, roles = []}> ({
+  ^bb0(%acc: f32, %i: index, %j: index):
+    "coda.yield"(%acc) : (f32) -> ()
+  }) : (tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{result #0 is a reduction and must be f32, got 'bf16'}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (reduce<row, sum> tensor<4xbf16>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @store_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{result #0 has unsupported element type 'i32'; expected bf16, f16 or f32}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xi32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @store_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{result #0 (#coda.result<store>) needs shape [4, 3], got [4, 6]}}
+  %0 = coda.gemm %a, %b pairwise(contract) : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    coda.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{result #0 (#coda.result<reduce<col, max>>) needs shape [12], got [6]}}
+  %0 = coda.gemm %a, %b pairwise(expand) : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (reduce<col, max> tensor<6xf32>)
+      epilogue(%x: f32, %i: index, %j: index) {
+    coda.yield %x, %x : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @init_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %o: tensor<4x6xbf16>) {
+  // expected-error @+1 {{result #0 accumulates into an init of type 'tensor<4x6xbf16>' but has type 'tensor<4x6xf32>'}}
+  %0 = "coda.gemm"(%a, %b, %o) <{modes = [#coda.result<accumulate>], operandSegmentSizes = array<i32: 1, 1, 0, 1>, roles = []}> ({
+  ^bb0(%acc: f32, %i: index, %j: index):
+    "coda.yield"(%acc) : (f32) -> ()
+  }) : (tensor<4x8xf32>, tensor<8x6xf32>, tensor<4x6xbf16>) -> tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @arg_count(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{epilogue expects 3 arguments (1 accumulator, 0 for the operands, row and column index), got 2}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %i: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @arg_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<4xbf16>) {
+  // expected-error @+1 {{epilogue argument #1 must have type 'bf16', got 'f32'}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      with(%r as row : tensor<4xbf16>)
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func private @opaque() -> f32
+
+func.func @side_effect(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    // expected-error @+1 {{'func.call' op is not allowed in a coda.gemm epilogue: it may only hold side-effect-free scalar ops}}
+    %v = func.call @opaque() : () -> f32
+    coda.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @vector_value(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    // expected-error @+1 {{'arith.constant' op produces 'vector<2xf32>'; a coda.gemm epilogue computes on scalars}}
+    %v = arith.constant dense<1.0> : vector<2xf32>
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @terminator(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    // expected-error @+1 {{'llvm.unreachable' op cannot end a coda.gemm epilogue; expected coda.yield}}
+    llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+func.func @yield_count(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  %0 = coda.gemm %a, %b pairwise(rotate) : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    // expected-error @+1 {{'coda.yield' op yields 1 values but the gemm expects 2 (1 results x 2 output columns per invocation)}}
+    coda.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<4xbf16>) {
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      with(%r as row : tensor<4xbf16>)
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %v: bf16, %i: index, %j: index) {
+    // expected-error @+1 {{'coda.yield' op value #0 must be f32, got 'bf16'}}
+    coda.yield %v : bf16
+  }
+  return
+}
+
+// -----
+
+func.func @captured_value(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %s: f32) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<4x6xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    // expected-error @+1 {{using value defined outside the region}}
+    %v = arith.mulf %acc, %s : f32
+    coda.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside(%x: f32) {
+  // expected-error @+1 {{'coda.yield' op expects parent op 'coda.gemm'}}
+  coda.yield %x : f32
+}

@@ -1,0 +1,115 @@
+// RUN: coda-opt %s | coda-opt | FileCheck %s
+// RUN: coda-opt %s --mlir-print-op-generic | coda-opt | FileCheck %s
+// Both the custom and the generic form round-trip to the same printed IR.
+
+// CHECK-LABEL: func.func @store_with_every_role
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} : tensor<8x16xbf16>, tensor<16x32xbf16>
+// CHECK-NEXT:    with(%{{.*}} as scalar : tensor<f32>, %{{.*}} as row : tensor<8xf32>, %{{.*}} as col : tensor<32xbf16>, %{{.*}} as matrix : tensor<8x32xf16>)
+// CHECK-NEXT:    -> (store tensor<8x32xbf16>)
+// CHECK-NEXT:    epilogue(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: bf16, %{{.*}}: f16, %{{.*}}: index, %{{.*}}: index) {
+// CHECK:         coda.yield %{{.*}} : f32
+func.func @store_with_every_role(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>,
+    %alpha: tensor<f32>, %r: tensor<8xf32>, %bias: tensor<32xbf16>, %res: tensor<8x32xf16>)
+    -> tensor<8x32xbf16> {
+  %0 = coda.gemm %x, %w : tensor<8x16xbf16>, tensor<16x32xbf16>
+      with(%alpha as scalar : tensor<f32>, %r as row : tensor<8xf32>,
+           %bias as col : tensor<32xbf16>, %res as matrix : tensor<8x32xf16>)
+      -> (store tensor<8x32xbf16>)
+      epilogue(%acc: f32, %a: f32, %rv: f32, %b: bf16, %m: f16, %i: index, %j: index) {
+    %s = arith.mulf %acc, %a : f32
+    %t = arith.mulf %s, %rv : f32
+    %bf = arith.extf %b : bf16 to f32
+    %mf = arith.extf %m : f16 to f32
+    %u = arith.addf %t, %bf : f32
+    %v = arith.addf %u, %mf : f32
+    coda.yield %v : f32
+  }
+  return %0 : tensor<8x32xbf16>
+}
+
+// CHECK-LABEL: func.func @every_result_mode
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} transpose_b : tensor<8x16xf32>, tensor<32x16xf32>
+// CHECK-NEXT:    -> (store tensor<8x32xf16>, accumulate(%{{.*}}) tensor<8x32xf32>, reduce<row, sum> tensor<8xf32>, reduce<row, sumsq> tensor<8xf32>, reduce<col, max> tensor<32xf32>, reduce<row, lse> tensor<8xf32>)
+func.func @every_result_mode(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>,
+    %o: tensor<8x32xf32>) -> (tensor<8x32xf16>, tensor<8x32xf32>, tensor<8xf32>,
+                              tensor<8xf32>, tensor<32xf32>, tensor<8xf32>) {
+  %0:6 = coda.gemm %x, %w transpose_b : tensor<8x16xf32>, tensor<32x16xf32>
+      -> (store tensor<8x32xf16>, accumulate(%o) tensor<8x32xf32>,
+          reduce<row, sum> tensor<8xf32>, reduce<row, sumsq> tensor<8xf32>,
+          reduce<col, max> tensor<32xf32>, reduce<row, lse> tensor<8xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc, %acc, %acc, %acc, %acc, %acc : f32, f32, f32, f32, f32, f32
+  }
+  return %0#0, %0#1, %0#2, %0#3, %0#4, %0#5
+      : tensor<8x32xf16>, tensor<8x32xf32>, tensor<8xf32>, tensor<8xf32>, tensor<32xf32>,
+        tensor<8xf32>
+}
+
+// CHECK-LABEL: func.func @pairwise_contract
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} pairwise(contract) : tensor<4x8xbf16>, tensor<8x16xbf16>
+// CHECK-NEXT:    with(%{{.*}} as col : tensor<16xf32>)
+// CHECK-NEXT:    -> (store tensor<4x8xbf16>)
+// CHECK-NEXT:    epilogue(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: index, %{{.*}}: index) {
+func.func @pairwise_contract(%x: tensor<4x8xbf16>, %w: tensor<8x16xbf16>, %b: tensor<16xf32>)
+    -> tensor<4x8xbf16> {
+  %0 = coda.gemm %x, %w pairwise(contract) : tensor<4x8xbf16>, tensor<8x16xbf16>
+      with(%b as col : tensor<16xf32>)
+      -> (store tensor<4x8xbf16>)
+      epilogue(%gate: f32, %up: f32, %bg: f32, %bu: f32, %i: index, %p: index) {
+    %g = arith.addf %gate, %bg : f32
+    %u = arith.addf %up, %bu : f32
+    %n = arith.negf %g : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %one, %e : f32
+    %silu = arith.divf %g, %d : f32
+    %y = arith.mulf %silu, %u : f32
+    coda.yield %y : f32
+  }
+  return %0 : tensor<4x8xbf16>
+}
+
+// CHECK-LABEL: func.func @pairwise_rotate_and_expand
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} pairwise(rotate) : tensor<4x8xf32>, tensor<8x16xf32>
+// CHECK:         coda.yield %{{.*}}, %{{.*}} : f32, f32
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} pairwise(expand) : tensor<4x8xf32>, tensor<8x16xf32>
+// CHECK-NEXT:    -> (store tensor<4x32xf32>, reduce<col, sum> tensor<32xf32>)
+func.func @pairwise_rotate_and_expand(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>,
+    %cos: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x32xf32>, tensor<32xf32>) {
+  %0 = coda.gemm %x, %w pairwise(rotate) : tensor<4x8xf32>, tensor<8x16xf32>
+      with(%cos as matrix : tensor<4x16xf32>)
+      -> (store tensor<4x16xf32>)
+      epilogue(%a: f32, %b: f32, %c0: f32, %c1: f32, %i: index, %p: index) {
+    %x0 = arith.mulf %a, %c0 : f32
+    %x1 = arith.mulf %b, %c1 : f32
+    coda.yield %x1, %x0 : f32, f32
+  }
+  %1:2 = coda.gemm %x, %w pairwise(expand) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x32xf32>, reduce<col, sum> tensor<32xf32>)
+      epilogue(%a: f32, %i: index, %j: index) {
+    %n = arith.negf %a : f32
+    coda.yield %a, %n, %a, %n : f32, f32, f32, f32
+  }
+  return %0, %1#0, %1#1 : tensor<4x16xf32>, tensor<4x32xf32>, tensor<32xf32>
+}
+
+// CHECK-LABEL: func.func @batched_transposed_with_indices
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} transpose_a transpose_b : tensor<2x16x8xf16>, tensor<2x32x16xf16>
+// CHECK-NEXT:    with(%{{.*}} as row : tensor<2x8xi64>)
+// CHECK-NEXT:    -> (reduce<row, sum> tensor<2x8xf32>) attributes {note = "target logit"}
+// CHECK:         arith.index_cast
+func.func @batched_transposed_with_indices(%a: tensor<2x16x8xf16>, %b: tensor<2x32x16xf16>,
+    %labels: tensor<2x8xi64>) -> tensor<2x8xf32> {
+  %0 = coda.gemm %a, %b transpose_a transpose_b : tensor<2x16x8xf16>, tensor<2x32x16xf16>
+      with(%labels as row : tensor<2x8xi64>)
+      -> (reduce<row, sum> tensor<2x8xf32>)
+      attributes {note = "target logit"}
+      epilogue(%acc: f32, %label: i64, %i: index, %j: index) {
+    %ji = arith.index_cast %j : index to i64
+    %hit = arith.cmpi eq, %ji, %label : i64
+    %zero = arith.constant 0.0 : f32
+    %v = arith.select %hit, %acc, %zero : f32
+    coda.yield %v : f32
+  }
+  return %0 : tensor<2x8xf32>
+}
