@@ -249,6 +249,8 @@ FailureOr<std::vector<HostTensor>> mlir::coda::runOnCpu(ModuleOp original, Strin
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
   options.transformer = transformer;
+  StringRef runtimeLibs[] = {CODA_MLIR_C_RUNNER_UTILS};
+  options.sharedLibPaths = runtimeLibs;
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine)
     return original.emitError() << "coda-run: JIT compilation failed: "
