@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "CODA"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.coda_obj_root, "test")
 # Inputs/ hold the reference programs that tests compare against; unit/ has its own config.
