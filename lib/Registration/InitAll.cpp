@@ -3,6 +3,7 @@
 #include "coda/InitAll.h"
 #include "coda/Conversion/Passes.h"
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
+#include "coda/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -19,4 +20,5 @@ void mlir::coda::registerAllCodaDialects(DialectRegistry &registry) {
 void mlir::coda::registerAllCodaPasses() {
   registerAllPasses();
   registerCodaConversionPasses();
+  registerCodaTransformsPasses();
 }

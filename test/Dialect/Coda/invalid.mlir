@@ -434,3 +434,28 @@ func.func @yield_outside(%x: f32) {
   // expected-error @+1 {{'coda.yield' op expects parent op 'coda.gemm'}}
   coda.yield %x : f32
 }
+
+// -----
+
+// expected-error @+1 {{'coda.weight_prep' must be a unit attribute}}
+func.func @prep_value(%x: tensor<4xf32>) -> tensor<4xf32> attributes {coda.weight_prep = 1 : i32} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'coda.weight_prep' needs a function with a body}}
+func.func private @prep_external(%x: tensor<4xf32>) -> tensor<4xf32> attributes {coda.weight_prep}
+
+// -----
+
+// expected-error @+1 {{'coda.weight_prep' marks a function, not 'builtin.module'}}
+module attributes {coda.weight_prep} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown coda attribute 'coda.fast'}}
+func.func @unknown_attr() attributes {coda.fast} {
+  return
+}

@@ -23,10 +23,10 @@ void CodaDialect::registerAttributes() {
 }
 
 // Body syntax: `store`, `accumulate`, or `reduce<row|col, sum|sumsq|max|lse>`.
-void ResultModeAttr::printBody(AsmPrinter &printer) const {
-  printer << stringifyResultKind(getKind());
+void ResultModeAttr::printBody(raw_ostream &os) const {
+  os << stringifyResultKind(getKind());
   if (isReduce())
-    printer << "<" << stringifyReduceDim(getDim()) << ", "
+    os << "<" << stringifyReduceDim(getDim()) << ", "
             << stringifyCombiner(getCombiner()) << ">";
 }
 
@@ -78,7 +78,7 @@ Attribute ResultModeAttr::parse(AsmParser &parser, Type) {
 
 void ResultModeAttr::print(AsmPrinter &printer) const {
   printer << "<";
-  printBody(printer);
+  printBody(printer.getStream());
   printer << ">";
 }
 

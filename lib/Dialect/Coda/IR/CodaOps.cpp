@@ -324,7 +324,7 @@ void GemmOp::print(OpAsmPrinter &p) {
   p << "-> (";
   llvm::interleaveComma(llvm::enumerate(getResults()), p, [&](auto it) {
     ResultModeAttr mode = getMode(it.index());
-    mode.printBody(p);
+    mode.printBody(p.getStream());
     if (mode.isAccumulate())
       p << "(" << getInitFor(it.index()) << ")";
     p << " " << it.value().getType();

@@ -96,7 +96,7 @@ def Coda_ResultModeAttr : Coda_Attr<"ResultMode", "result"> {
     bool isAccumulate() const { return getKind() == ResultKind::Accumulate; }
     bool isReduce() const { return getKind() == ResultKind::Reduce; }
     /// Prints the mode without the `#coda.result<...>` wrapper, as coda.gemm shows it.
-    void printBody(::mlir::AsmPrinter &printer) const;
+    void printBody(::llvm::raw_ostream &os) const;
     /// Parses what printBody prints.
     static ResultModeAttr parseBody(::mlir::AsmParser &parser);
   }];

@@ -28,8 +28,14 @@ def Coda_Dialect : Dialect {
     into `linalg`, `tensor`, `arith` and `math` ops.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+
+    /// Unit attribute on a func.func that marks run-once weight preparation: the weight
+    /// transforms a reparametrization needs, called by the program and emitted by the backend
+    /// as an entry point of its own.
+    static ::llvm::StringRef getWeightPrepAttrName() { return "coda.weight_prep"; }
   }];
 }
 

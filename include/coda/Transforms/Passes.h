@@ -1,0 +1,19 @@
+//===- Passes.h - coda transforms -------------------------------*- C++ -*-===//
+
+#ifndef CODA_TRANSFORMS_PASSES_H
+#define CODA_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::coda {
+
+#define GEN_PASS_DECL
+#include "coda/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "coda/Transforms/Passes.h.inc"
+
+} // namespace mlir::coda
+
+#endif // CODA_TRANSFORMS_PASSES_H

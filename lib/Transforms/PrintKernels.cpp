@@ -1,0 +1,117 @@
+//===- PrintKernels.cpp - list coda.gemm kernels and their epilogues ------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAPRINTKERNELS
+#include "coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// "16x64" for a static shape.
+static void printShape(raw_ostream &os, ArrayRef<int64_t> shape) {
+  llvm::interleave(shape, os, "x");
+}
+
+static void printKernel(raw_ostream &os, GemmOp op, unsigned index, AsmState &state) {
+  os << "  kernel " << index << " at ";
+  if (auto loc = dyn_cast<FileLineColLoc>(op.getLoc()))
+    os << loc.getFilename().getValue() << ":" << loc.getLine() << ":" << loc.getColumn();
+  else
+    os << op.getLoc();
+  os << "\n";
+  os << "    gemm      ";
+  if (op.isBatched())
+    os << op.getBatchSize() << " x ";
+  os << op.getM() << "x" << op.getK() << " · " << op.getK() << "x" << op.getN() << " ("
+     << op.getA().getType().getElementType() << ", fp32 accumulation";
+  if (op.getTransposeA())
+    os << ", A transposed";
+  if (op.getTransposeB())
+    os << ", B transposed";
+  os << ")\n";
+
+  if (!op.getExtras().empty()) {
+    os << "    operands  ";
+    llvm::interleaveComma(llvm::enumerate(op.getExtras()), os, [&](auto it) {
+      it.value().printAsOperand(os, state);
+      os << " as " << stringifyOperandRole(op.getRole(it.index()));
+      ArrayRef<int64_t> shape = cast<ShapedType>(it.value().getType()).getShape();
+      if (!shape.empty()) {
+        os << " ";
+        printShape(os, shape);
+      }
+    });
+    os << "\n";
+  }
+  if (std::optional<PairwiseMode> mode = op.getPairwise())
+    os << "    pairwise  " << stringifyPairwiseMode(*mode) << " (" << op.getInArity()
+       << " -> " << op.getOutArity() << " columns)\n";
+
+  // The scalar ops fused into the epilogue, counted by name in order of first use.
+  llvm::MapVector<StringRef, unsigned> fused;
+  for (Operation &inner : op.getEpilogue().front().without_terminator())
+    if (!isa<arith::ConstantOp>(inner))
+      ++fused[inner.getName().getStringRef()];
+  os << "    epilogue  ";
+  if (fused.empty())
+    os << "(accumulator only)";
+  llvm::interleaveComma(fused, os, [&](auto &entry) {
+    os << entry.first;
+    if (entry.second > 1)
+      os << " x" << entry.second;
+  });
+  os << "\n";
+
+  os << "    results   ";
+  llvm::interleaveComma(llvm::enumerate(op.getResults()), os, [&](auto it) {
+    ResultModeAttr mode = op.getMode(it.index());
+    mode.printBody(os);
+    if (Value init = op.getInitFor(it.index())) {
+      os << "(";
+      init.printAsOperand(os, state);
+      os << ")";
+    }
+    os << " " << it.value().getType();
+  });
+  os << "\n";
+}
+
+namespace {
+struct CodaPrintKernelsPass : coda::impl::CodaPrintKernelsBase<CodaPrintKernelsPass> {
+  void runOnOperation() override {
+    raw_ostream &os = llvm::outs();
+    SmallVector<StringRef> weightPrep;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func->hasAttr(CodaDialect::getWeightPrepAttrName()))
+        weightPrep.push_back(func.getSymName());
+      SmallVector<GemmOp> kernels;
+      func.walk([&](GemmOp op) { kernels.push_back(op); });
+      if (kernels.empty())
+        continue;
+      os << "@" << func.getSymName() << ": " << kernels.size()
+         << (kernels.size() == 1 ? " kernel" : " kernels") << "\n";
+      AsmState state(func);
+      for (auto [index, op] : llvm::enumerate(kernels))
+        printKernel(os, op, index, state);
+    }
+    if (!weightPrep.empty()) {
+      os << "weight preparation (run once): ";
+      llvm::interleaveComma(weightPrep, os, [&](StringRef name) { os << "@" << name; });
+      os << "\n";
+    }
+    os.flush();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
