@@ -20,7 +20,6 @@ debs=(
   g++
   libgtest-dev
   python3
-  python3-pip
 )
 
 missing=()
