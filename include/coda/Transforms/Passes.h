@@ -3,6 +3,10 @@
 #ifndef CODA_TRANSFORMS_PASSES_H
 #define CODA_TRANSFORMS_PASSES_H
 
+#include "coda/Dialect/Coda/IR/CodaDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -20,4 +20,27 @@ def CodaPrintKernels : Pass<"coda-print-kernels", "::mlir::ModuleOp"> {
   }];
 }
 
+def CodaFuseEpilogue : Pass<"coda-fuse-epilogue", "::mlir::func::FuncOp"> {
+  let summary = "Fuse each matmul with its chain of elementwise consumers and reductions";
+  let description = [{
+    For every `linalg.matmul` and `linalg.batch_matmul` whose right operand is a weight (a
+    function argument or a constant, possibly transposed), absorbs into one `coda.gemm`:
+
+    * `linalg.transpose` producers of either operand (as `transpose_a` / `transpose_b`);
+    * a non-zero init `C` of the product (added in the epilogue);
+    * every `linalg.generic` consumer that is elementwise over the output and reads the chain
+      at the same element, with its other operands classified by their indexing maps into
+      roles: `()` scalar, `(i)` row, `(j)` column, `(i, j)` matrix (unit dimensions read at
+      index 0, as torch-mlir's keepdim tensors are, are collapsed);
+    * row and column reductions (`sum`, sum of squares, `max`, from the combiner's identity)
+      of chain values, as `reduce` results.
+
+    Chain values used outside the chain become stored results; everything else stays as it
+    was. Products of two activations (attention) and products with nothing to fuse are left
+    unchanged.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // CODA_TRANSFORMS_PASSES_TD

@@ -1,0 +1,572 @@
+//===- FuseEpilogue.cpp - matmul + consumer chain -> coda.gemm ------------===//
+//
+// Starting from a linalg.matmul / linalg.batch_matmul with a weight operand, absorbs the chain
+// of elementwise linalg.generic consumers (bias and row/column scales, residual adds,
+// activations, soft-capping, ...) and row/column reductions of chain values into one
+// coda.gemm. Chain values used outside the chain become stored results; absorbed reductions
+// become reduce results. Transposes feeding the contraction become transpose_a/transpose_b.
+//
+// What is not absorbed stays exactly as it was; whyContractionIsNotFused tells the fuse report
+// why a contraction was left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <limits>
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAFUSEEPILOGUE
+#include "coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+namespace {
+
+/// An operand of the epilogue, with the reshape that brings it to its role's shape.
+struct Extra {
+  Value value;
+  OperandRole role;
+};
+
+/// A reduction absorbed into the gemm.
+struct Reduction {
+  linalg::GenericOp op;
+  Value input; // the chain value reduced
+  ReduceDim dim;
+  Combiner combiner;
+};
+
+class ChainFuser {
+public:
+  ChainFuser(linalg::LinalgOp contraction, DominanceInfo &dom)
+      : contraction(contraction), dom(dom), batched(isa<linalg::BatchMatmulOp>(contraction)) {}
+
+  /// Collects the chain; returns false (with `reason`) when the contraction is not fusable.
+  bool analyze(std::string &reason);
+  /// Replaces the contraction and its absorbed consumers by one coda.gemm.
+  void rewrite(RewriterBase &rewriter);
+  bool absorbedAnything() const { return !absorbed.empty() || transposeA || transposeB; }
+
+private:
+  bool tryAbsorb(Operation *user);
+  bool tryAbsorbElementwise(linalg::GenericOp op);
+  bool tryAbsorbReduction(linalg::GenericOp op);
+  std::optional<unsigned> addExtra(Value value, AffineMap map);
+  bool isSiblingContractionValue(Value value);
+
+  linalg::LinalgOp contraction;
+  DominanceInfo &dom;
+  bool batched;
+  Value a, b;
+  bool transposeA = false, transposeB = false;
+  Value nonZeroInit; // a matmul init that is not a zero fill: added in the epilogue
+
+  llvm::SetVector<Value> chain;            // tensors computed by the epilogue
+  llvm::SetVector<Operation *> absorbed;   // in the order they were absorbed
+  SmallVector<Extra> extras;
+  DenseMap<std::pair<Value, unsigned>, unsigned> extraIndex; // (value, role) -> index
+  DenseMap<OpOperand *, unsigned> operandExtra;             // absorbed op operand -> extra
+  SmallVector<Reduction> reductions;
+};
+
+} // namespace
+
+static bool isZeroFill(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  return fill && (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
+                  matchPattern(fill.getInputs()[0], m_Zero()));
+}
+
+static bool isGemmFloat(Type t) { return t.isBF16() || t.isF16() || t.isF32(); }
+
+/// A weight: a function argument or a constant, possibly through weight-only transforms. The
+/// products of two activations (attention scores and values) are left to the attention path.
+static bool isWeight(Value v) {
+  if (isa<BlockArgument>(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (matchPattern(v, m_Constant()))
+    return true;
+  if (isa<linalg::TransposeOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp, func::CallOp>(
+          def))
+    return llvm::all_of(def->getOperands(), [](Value o) { return isWeight(o); });
+  return false;
+}
+
+bool ChainFuser::isSiblingContractionValue(Value value) {
+  // A value produced (through elementwise ops) by another contraction reading the same A is a
+  // sibling branch (gate/up, q/k/v): the gated-activation and merge passes combine those.
+  SmallVector<Value> work{value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (auto other = dyn_cast<linalg::LinalgOp>(def);
+        other && isa<linalg::MatmulOp, linalg::BatchMatmulOp>(def))
+      return other.getDpsInputs()[0] == contraction.getDpsInputs()[0];
+    if (auto gemm = dyn_cast<GemmOp>(def))
+      return gemm.getA() == a;
+    if (isa<linalg::GenericOp>(def))
+      for (Value in : cast<linalg::GenericOp>(def).getDpsInputs())
+        work.push_back(in);
+  }
+  return false;
+}
+
+bool ChainFuser::analyze(std::string &reason) {
+  a = contraction.getDpsInputs()[0];
+  b = contraction.getDpsInputs()[1];
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(contraction.getOperation());
+      matmul && matmul.hasUserDefinedMaps()) {
+    reason = "matmul with custom indexing maps";
+    return false;
+  }
+  if (auto bm = dyn_cast<linalg::BatchMatmulOp>(contraction.getOperation());
+      bm && bm.hasUserDefinedMaps()) {
+    reason = "batch_matmul with custom indexing maps";
+    return false;
+  }
+  SmallVector<int64_t> swapLast =
+      batched ? SmallVector<int64_t>{0, 2, 1} : SmallVector<int64_t>{1, 0};
+  if (auto t = a.getDefiningOp<linalg::TransposeOp>(); t && t.getPermutation() == ArrayRef(swapLast)) {
+    a = t.getInput();
+    transposeA = true;
+  }
+  if (auto t = b.getDefiningOp<linalg::TransposeOp>(); t && t.getPermutation() == ArrayRef(swapLast)) {
+    b = t.getInput();
+    transposeB = true;
+  }
+  if (!isWeight(b)) {
+    reason = "product of two activations (attention): left for the attention path";
+    return false;
+  }
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto bType = cast<RankedTensorType>(b.getType());
+  auto outType = cast<RankedTensorType>(contraction->getResult(0).getType());
+  if (!aType.hasStaticShape() || !bType.hasStaticShape() || !outType.hasStaticShape()) {
+    reason = "dynamic shapes";
+    return false;
+  }
+  if (!isGemmFloat(aType.getElementType()) || aType.getElementType() != bType.getElementType() ||
+      !isGemmFloat(outType.getElementType())) {
+    reason = "element types other than bf16, f16 or f32";
+    return false;
+  }
+  Value init = contraction.getDpsInits()[0];
+  if (!isZeroFill(init)) {
+    if (!dom.properlyDominates(init, contraction)) {
+      reason = "init computed after the product";
+      return false;
+    }
+    nonZeroInit = init;
+  }
+
+  chain.insert(contraction->getResult(0));
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (unsigned c = 0; c < chain.size(); ++c) {
+      for (Operation *user : chain[c].getUsers()) {
+        if (absorbed.contains(user) || !tryAbsorb(user))
+          continue;
+        changed = true;
+      }
+    }
+  }
+  return true;
+}
+
+bool ChainFuser::tryAbsorb(Operation *user) {
+  if (user->getBlock() != contraction->getBlock())
+    return false;
+  auto generic = dyn_cast<linalg::GenericOp>(user);
+  if (!generic || !generic.hasPureTensorSemantics())
+    return false;
+  for (Operation &op : generic.getBody()->without_terminator()) {
+    if (op.getNumRegions() || !isMemoryEffectFree(&op))
+      return false;
+    // Values captured from outside the body are cloned into the isolated epilogue: only
+    // constants can be.
+    for (Value operand : op.getOperands())
+      if (operand.getParentBlock() != generic.getBody() && !matchPattern(operand, m_Constant()))
+        return false;
+    if (auto index = dyn_cast<linalg::IndexOp>(op); index && batched && index.getDim() == 0)
+      return false; // the epilogue sees row and column indices, not the batch index
+  }
+  return tryAbsorbElementwise(generic) || tryAbsorbReduction(generic);
+}
+
+/// Classifies an operand read through `map` (loops: batch?, i, j) and registers it as an
+/// extra. Unit dimensions read at index 0 are collapsed away at rewrite time.
+/// A linalg.generic or linalg.broadcast that only replicates its input: returns the input and
+/// the map it is read with over the output's loops.
+static std::optional<std::pair<Value, AffineMap>> lookThroughBroadcast(Value value) {
+  if (auto bcast = value.getDefiningOp<linalg::BroadcastOp>()) {
+    auto map = bcast.getMatchingIndexingMap(bcast.getDpsInputOperand(0));
+    return std::make_pair(bcast.getInput(), map);
+  }
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0 ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)).isIdentity())
+    return std::nullopt;
+  Block *body = generic.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (body->getOperations().size() != 1 || yield.getValues()[0] != body->getArgument(0))
+    return std::nullopt;
+  OpOperand *input = generic.getDpsInputOperand(0);
+  return std::make_pair(input->get(), generic.getMatchingIndexingMap(input));
+}
+
+std::optional<unsigned> ChainFuser::addExtra(Value value, AffineMap map) {
+  // A broadcast read elementwise is its input read through the broadcast's map: the [M, N]
+  // copy of a bias is never materialized.
+  if (map.isIdentity())
+    if (auto through = lookThroughBroadcast(value))
+      return addExtra(through->first, through->second);
+  if (!dom.properlyDominates(value, contraction) || isSiblingContractionValue(value))
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  unsigned nb = batched ? 1 : 0;
+  SmallVector<unsigned> dims;
+  for (auto [index, expr] : llvm::enumerate(map.getResults())) {
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      if (cst.getValue() != 0 || type.getDimSize(index) != 1)
+        return std::nullopt;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  OperandRole role;
+  if (dims.empty() && map.getNumResults() == 0) {
+    role = OperandRole::Scalar;
+  } else {
+    ArrayRef<unsigned> kept(dims);
+    if (nb) {
+      if (kept.empty() || kept.front() != 0)
+        return std::nullopt; // shared across the batch: would need a broadcast
+      kept = kept.drop_front();
+    }
+    if (kept == ArrayRef<unsigned>{nb, nb + 1})
+      role = OperandRole::Matrix;
+    else if (kept == ArrayRef<unsigned>{nb})
+      role = OperandRole::Row;
+    else if (kept == ArrayRef<unsigned>{nb + 1})
+      role = OperandRole::Col;
+    else if (kept.empty() && !nb)
+      role = OperandRole::Scalar;
+    else
+      return std::nullopt;
+  }
+  if (!isa<FloatType, IntegerType>(type.getElementType()))
+    return std::nullopt;
+  auto key = std::make_pair(value, static_cast<unsigned>(role));
+  auto it = extraIndex.find(key);
+  if (it != extraIndex.end())
+    return it->second;
+  extras.push_back({value, role});
+  extraIndex[key] = extras.size() - 1;
+  return extras.size() - 1;
+}
+
+bool ChainFuser::tryAbsorbElementwise(linalg::GenericOp op) {
+  unsigned rank = batched ? 3 : 2;
+  if (op.getNumLoops() != rank || op.getNumReductionLoops() != 0)
+    return false;
+  ArrayRef<int64_t> shape = cast<ShapedType>(contraction->getResult(0).getType()).getShape();
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (!op.getMatchingIndexingMap(&init).isIdentity())
+      return false;
+    auto type = cast<ShapedType>(init.get().getType());
+    if (type.getShape() != shape || !isGemmFloat(type.getElementType()))
+      return false;
+  }
+  DenseMap<OpOperand *, unsigned> local;
+  bool readsChain = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool isInit = op.isDpsInit(&operand);
+    if (isInit && !op.payloadUsesValueFromOperand(&operand))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (chain.contains(operand.get())) {
+      if (!map.isIdentity())
+        return false;
+      readsChain = true;
+      continue;
+    }
+    std::optional<unsigned> extra = addExtra(operand.get(), map);
+    if (!extra)
+      return false;
+    local[&operand] = *extra;
+  }
+  if (!readsChain)
+    return false;
+  for (auto &[operand, index] : local)
+    operandExtra[operand] = index;
+  absorbed.insert(op);
+  for (Value result : op->getResults())
+    chain.insert(result);
+  return true;
+}
+
+/// Recognizes `out + in`, `out + in * in` and `max(out, in)` bodies.
+static std::optional<Combiner> matchCombiner(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  Value in = body->getArgument(0), out = body->getArgument(1);
+  Value yielded = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0];
+  Operation *def = yielded.getDefiningOp();
+  if (!def || body->getOperations().size() > 3)
+    return std::nullopt;
+  auto isPair = [&](Operation *o, Value x, Value y) {
+    return (o->getOperand(0) == x && o->getOperand(1) == y) ||
+           (o->getOperand(0) == y && o->getOperand(1) == x);
+  };
+  if (isa<arith::MaximumFOp>(def) && isPair(def, in, out))
+    return Combiner::Max;
+  if (!isa<arith::AddFOp>(def))
+    return std::nullopt;
+  if (isPair(def, in, out))
+    return Combiner::Sum;
+  Value other = def->getOperand(0) == out ? def->getOperand(1) : def->getOperand(0);
+  if (auto mul = other.getDefiningOp<arith::MulFOp>();
+      mul && mul->getOperand(0) == in && mul->getOperand(1) == in && isPair(def, other, out))
+    return Combiner::SumSq;
+  return std::nullopt;
+}
+
+bool ChainFuser::tryAbsorbReduction(linalg::GenericOp op) {
+  // Row or column reductions of one chain value, unbatched: [M, N] -> [M] / [M, 1] / [N] /
+  // [1, N], from the combiner's identity.
+  if (batched || op.getNumLoops() != 2 || op.getNumReductionLoops() != 1 ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
+    return false;
+  OpOperand *input = op.getDpsInputOperand(0);
+  if (!chain.contains(input->get()) || !op.getMatchingIndexingMap(input).isIdentity())
+    return false;
+  auto outType = cast<RankedTensorType>(op.getResult(0).getType());
+  if (!outType.getElementType().isF32())
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  ReduceDim dim = iterators[1] == utils::IteratorType::reduction ? ReduceDim::Row : ReduceDim::Col;
+  unsigned kept = dim == ReduceDim::Row ? 0 : 1;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<AffineExpr> keptExprs;
+  for (auto [index, expr] : llvm::enumerate(outMap.getResults())) {
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr);
+        cst && cst.getValue() == 0 && outType.getDimSize(index) == 1)
+      continue;
+    keptExprs.push_back(expr);
+  }
+  if (keptExprs.size() != 1 || keptExprs[0] != getAffineDimExpr(kept, op.getContext()))
+    return false;
+  std::optional<Combiner> combiner = matchCombiner(op);
+  if (!combiner)
+    return false;
+  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  FloatAttr initValue;
+  if (!matchPattern(fill.getInputs()[0], m_Constant(&initValue)))
+    return false;
+  double expected = *combiner == Combiner::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+  if (initValue.getValueAsDouble() != expected)
+    return false;
+  absorbed.insert(op);
+  reductions.push_back({op, input->get(), dim, *combiner});
+  return true;
+}
+
+/// Brings an extra to its role's shape by collapsing the unit dimensions it was read with.
+static Value reshapeExtra(OpBuilder &b, Location loc, Value value, unsigned expectedRank) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getRank() == expectedRank)
+    return value;
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassoc;
+  ReassociationIndices pending;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    pending.push_back(d);
+    if (type.getDimSize(d) != 1 || static_cast<int64_t>(shape.size()) + (type.getRank() - d) <=
+                                       static_cast<int64_t>(expectedRank)) {
+      shape.push_back(type.getDimSize(d));
+      reassoc.push_back(pending);
+      pending.clear();
+    }
+  }
+  if (!pending.empty() && !reassoc.empty())
+    reassoc.back().append(pending.begin(), pending.end());
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value, reassoc);
+}
+
+void ChainFuser::rewrite(RewriterBase &rewriter) {
+  Location loc = contraction.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(contraction);
+  auto outType = cast<RankedTensorType>(contraction->getResult(0).getType());
+  if (nonZeroInit)
+    extras.push_back({nonZeroInit, OperandRole::Matrix});
+
+  // Results: chain values used outside the chain (stored), then the reductions.
+  SmallVector<Value> stored;
+  for (Value v : chain) {
+    bool usedOutside = llvm::any_of(v.getUsers(), [&](Operation *u) { return !absorbed.contains(u); });
+    if (usedOutside)
+      stored.push_back(v);
+  }
+  SmallVector<Type> resultTypes;
+  SmallVector<ResultModeAttr> modes;
+  for (Value v : stored) {
+    resultTypes.push_back(v.getType());
+    modes.push_back(ResultModeAttr::get(ctx, ResultKind::Store));
+  }
+  unsigned nb = batched ? 1 : 0;
+  for (Reduction &r : reductions) {
+    int64_t size = r.dim == ReduceDim::Row ? outType.getDimSize(nb) : outType.getDimSize(nb + 1);
+    resultTypes.push_back(RankedTensorType::get({size}, rewriter.getF32Type()));
+    modes.push_back(ResultModeAttr::get(ctx, ResultKind::Reduce, r.dim, r.combiner));
+  }
+
+  SmallVector<Value> extraValues;
+  SmallVector<OperandRole> roles;
+  for (Extra &e : extras) {
+    unsigned rank = e.role == OperandRole::Scalar ? 0
+                    : e.role == OperandRole::Matrix ? nb + 2
+                                                    : nb + 1;
+    extraValues.push_back(reshapeExtra(rewriter, loc, e.value, rank));
+    roles.push_back(e.role);
+  }
+
+  auto gemm = GemmOp::create(
+      rewriter, loc, resultTypes, a, b, extraValues, roles, ValueRange{}, modes, transposeA,
+      transposeB, std::nullopt, [&](OpBuilder &nb2, Location l, ValueRange args) {
+        Value acc = args[0];
+        ValueRange extraArgs = args.slice(1, extras.size());
+        Value row = args[args.size() - 2], col = args[args.size() - 1];
+        // The scalar each chain value has at (i, j), in its element type.
+        DenseMap<Value, Value> scalar;
+        Value accValue = acc;
+        if (nonZeroInit) {
+          Value init = extraArgs.back();
+          Value initF32 = init.getType().isF32()
+                              ? init
+                              : arith::ExtFOp::create(nb2, l, nb2.getF32Type(), init).getResult();
+          accValue = arith::AddFOp::create(nb2, l, accValue, initF32);
+        }
+        if (!outType.getElementType().isF32())
+          accValue = arith::TruncFOp::create(nb2, l, outType.getElementType(), accValue);
+        scalar[contraction->getResult(0)] = accValue;
+        for (Operation *op : absorbed) {
+          auto generic = cast<linalg::GenericOp>(op);
+          if (llvm::any_of(reductions, [&](Reduction &r) { return r.op == generic; }))
+            continue;
+          IRMapping mapping;
+          Block *body = generic.getBody();
+          for (OpOperand &operand : generic->getOpOperands()) {
+            BlockArgument arg = body->getArgument(operand.getOperandNumber());
+            if (auto it = operandExtra.find(&operand); it != operandExtra.end())
+              mapping.map(arg, extraArgs[it->second]);
+            else if (scalar.count(operand.get()))
+              mapping.map(arg, scalar[operand.get()]);
+          }
+          for (Operation &inner : body->without_terminator()) {
+            for (Value operand : inner.getOperands())
+              if (operand.getParentBlock() != body && !mapping.contains(operand))
+                mapping.map(operand, nb2.clone(*operand.getDefiningOp())->getResult(0));
+            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+              mapping.map(index.getResult(), index.getDim() == nb ? row : col);
+              continue;
+            }
+            nb2.clone(inner, mapping);
+          }
+          auto yield = cast<linalg::YieldOp>(body->getTerminator());
+          for (auto [result, value] : llvm::zip(generic->getResults(), yield.getValues()))
+            scalar[result] = mapping.lookupOrDefault(value);
+        }
+        auto toF32 = [&](Value v) -> Value {
+          return v.getType().isF32() ? v : arith::ExtFOp::create(nb2, l, nb2.getF32Type(), v);
+        };
+        SmallVector<Value> yields;
+        for (Value v : stored)
+          yields.push_back(toF32(scalar[v]));
+        for (Reduction &r : reductions)
+          yields.push_back(toF32(scalar[r.input]));
+        YieldOp::create(nb2, l, yields);
+      });
+
+  // Replace: stored values, then reductions (re-expanded to [M, 1] / [1, N] where needed).
+  for (auto [index, v] : llvm::enumerate(stored))
+    rewriter.replaceUsesWithIf(v, gemm.getResult(index), [&](OpOperand &use) {
+      return !absorbed.contains(use.getOwner());
+    });
+  for (auto [index, r] : llvm::enumerate(reductions)) {
+    Value result = gemm.getResult(stored.size() + index);
+    auto type = cast<RankedTensorType>(r.op.getResult(0).getType());
+    if (type.getRank() != 1) {
+      rewriter.setInsertionPointAfter(gemm);
+      result = tensor::ExpandShapeOp::create(rewriter, loc, type, result,
+                                             SmallVector<ReassociationIndices>{{0, 1}});
+    }
+    rewriter.replaceAllUsesWith(r.op.getResult(0), result);
+  }
+  for (Operation *op : llvm::reverse(absorbed))
+    rewriter.eraseOp(op);
+  rewriter.eraseOp(contraction);
+}
+
+std::string mlir::coda::whyContractionIsNotFused(linalg::LinalgOp contraction) {
+  auto func = contraction->getParentOfType<func::FuncOp>();
+  DominanceInfo dom(func);
+  ChainFuser fuser(contraction, dom);
+  std::string reason;
+  if (!fuser.analyze(reason))
+    return reason;
+  if (!fuser.absorbedAnything())
+    return "nothing to fuse: no epilogue and no transpose";
+  return "fusable (run --coda-fuse-epilogue)";
+}
+
+namespace {
+struct CodaFuseEpiloguePass : coda::impl::CodaFuseEpilogueBase<CodaFuseEpiloguePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    SmallVector<linalg::LinalgOp> contractions;
+    func.walk([&](Operation *op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        contractions.push_back(cast<linalg::LinalgOp>(op));
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp contraction : contractions) {
+      DominanceInfo dom(func);
+      ChainFuser fuser(contraction, dom);
+      std::string reason;
+      // A product with nothing to absorb stays exactly as written.
+      if (fuser.analyze(reason) && fuser.absorbedAnything())
+        fuser.rewrite(rewriter);
+    }
+  }
+};
+} // namespace
