@@ -134,6 +134,10 @@ bool ChainFuser::isSiblingContractionValue(Value value) {
 bool ChainFuser::analyze(std::string &reason) {
   a = contraction.getDpsInputs()[0];
   b = contraction.getDpsInputs()[1];
+  if (batched) {
+    reason = "batched product (attention): left for the attention path";
+    return false;
+  }
   if (auto matmul = dyn_cast<linalg::MatmulOp>(contraction.getOperation());
       matmul && matmul.hasUserDefinedMaps()) {
     reason = "matmul with custom indexing maps";
@@ -532,9 +536,30 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
     }
     rewriter.replaceAllUsesWith(r.op.getResult(0), result);
   }
-  for (Operation *op : llvm::reverse(absorbed))
+  // Erase the fused ops, then what only fed them (transposes, materialized broadcasts,
+  // fills, empty tensors) and is now dead.
+  SmallVector<Operation *> feeders;
+  auto collectFeeders = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def != contraction.getOperation() && !absorbed.contains(def))
+        feeders.push_back(def);
+  };
+  for (Operation *op : llvm::reverse(absorbed)) {
+    collectFeeders(op);
     rewriter.eraseOp(op);
+  }
+  collectFeeders(contraction);
   rewriter.eraseOp(contraction);
+  DenseSet<Operation *> erased;
+  while (!feeders.empty()) {
+    Operation *op = feeders.pop_back_val();
+    if (erased.contains(op) || !isOpTriviallyDead(op))
+      continue;
+    collectFeeders(op);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+  }
 }
 
 std::string mlir::coda::whyContractionIsNotFused(linalg::LinalgOp contraction) {
