@@ -21,4 +21,5 @@ void mlir::coda::registerAllCodaPasses() {
   registerAllPasses();
   registerCodaConversionPasses();
   registerCodaTransformsPasses();
+  registerCodaFusePipeline();
 }

@@ -536,6 +536,12 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
     }
     rewriter.replaceAllUsesWith(r.op.getResult(0), result);
   }
+  // The traffic of everything this kernel replaces: the product, the absorbed ops, and the
+  // data movement that only fed them (counted below as it is erased).
+  Traffic unfused = kernelTraffic(contraction);
+  for (Operation *op : absorbed)
+    unfused += kernelTraffic(op);
+
   // Erase the fused ops, then what only fed them (transposes, materialized broadcasts,
   // fills, empty tensors) and is now dead.
   SmallVector<Operation *> feeders;
@@ -557,9 +563,12 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
     if (erased.contains(op) || !isOpTriviallyDead(op))
       continue;
     collectFeeders(op);
+    if (isKernel(op))
+      unfused += kernelTraffic(op);
     erased.insert(op);
     rewriter.eraseOp(op);
   }
+  gemm->setAttr(kUnfusedBytesAttr, rewriter.getDenseI64ArrayAttr({unfused.read, unfused.written}));
 }
 
 std::string mlir::coda::whyContractionIsNotFused(linalg::LinalgOp contraction) {

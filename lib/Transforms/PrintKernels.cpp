@@ -1,6 +1,7 @@
 //===- PrintKernels.cpp - list coda.gemm kernels and their epilogues ------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/Fusion.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,7 +24,8 @@ static void printShape(raw_ostream &os, ArrayRef<int64_t> shape) {
   llvm::interleave(shape, os, "x");
 }
 
-static void printKernel(raw_ostream &os, GemmOp op, unsigned index, AsmState &state) {
+void mlir::coda::printKernelSummary(raw_ostream &os, GemmOp op, unsigned index,
+                                    AsmState &state) {
   os << "  kernel " << index << " at ";
   if (auto loc = dyn_cast<FileLineColLoc>(op.getLoc()))
     os << loc.getFilename().getValue() << ":" << loc.getLine() << ":" << loc.getColumn();
@@ -103,7 +105,7 @@ struct CodaPrintKernelsPass : coda::impl::CodaPrintKernelsBase<CodaPrintKernelsP
          << (kernels.size() == 1 ? " kernel" : " kernels") << "\n";
       AsmState state(func);
       for (auto [index, op] : llvm::enumerate(kernels))
-        printKernel(os, op, index, state);
+        printKernelSummary(os, op, index, state);
     }
     if (!weightPrep.empty()) {
       os << "weight preparation (run once): ";

@@ -4,6 +4,7 @@
 #define CODA_TRANSFORMS_FUSION_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AsmState.h"
 
 #include <string>
 
@@ -11,6 +12,37 @@ namespace mlir::coda {
 
 /// Why --coda-fuse-epilogue leaves this linalg.matmul / linalg.batch_matmul as it is.
 std::string whyContractionIsNotFused(linalg::LinalgOp contraction);
+
+/// Bytes a kernel reads and writes in global memory, each operand read once and each result
+/// written once (inits only when the kernel reads them).
+struct Traffic {
+  int64_t read = 0;
+  int64_t written = 0;
+  Traffic &operator+=(const Traffic &o) {
+    read += o.read;
+    written += o.written;
+    return *this;
+  }
+};
+
+/// Whether `op` runs as a kernel of its own: a coda.gemm or a linalg op.
+bool isKernel(Operation *op);
+
+/// Whether `op` only moves or fills data (fill, copy, transpose, broadcast, or a generic that
+/// yields an input unchanged).
+bool isDataMovement(Operation *op);
+
+/// The traffic of one kernel (see isKernel).
+Traffic kernelTraffic(Operation *op);
+
+class GemmOp;
+
+/// Prints one kernel as --coda-print-kernels and --coda-fuse-report show it.
+void printKernelSummary(llvm::raw_ostream &os, GemmOp op, unsigned index, AsmState &state);
+
+/// Name of the attribute on a fused coda.gemm holding the [read, written] bytes of the ops it
+/// replaced.
+inline constexpr llvm::StringLiteral kUnfusedBytesAttr = "coda.unfused_bytes";
 
 } // namespace mlir::coda
 

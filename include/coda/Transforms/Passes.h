@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::coda {
 
@@ -17,6 +18,12 @@ namespace mlir::coda {
 
 #define GEN_PASS_REGISTRATION
 #include "coda/Transforms/Passes.h.inc"
+
+/// Builds --coda-fuse: every fusion pass, then canonicalization and CSE.
+void buildCodaFusePipeline(OpPassManager &pm);
+
+/// Registers --coda-fuse.
+void registerCodaFusePipeline();
 
 } // namespace mlir::coda
 

@@ -43,4 +43,27 @@ def CodaFuseEpilogue : Pass<"coda-fuse-epilogue", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def CodaFuseReport : Pass<"coda-fuse-report", "::mlir::ModuleOp"> {
+  let summary = "Print which chains were fused into which kernel and what stayed outside, and why";
+  let description = [{
+    An analysis that leaves the IR unchanged; run it after `--coda-fuse`. For every function it
+    lists the `coda.gemm` kernels with the epilogue each one fuses, then every compute op left
+    outside the kernels (linalg products, elementwise ops and reductions; data movement such as
+    fills, reshapes, transposes and broadcasts is not listed) with the reason it stayed there.
+    Run-once weight preparation functions are listed apart.
+  }];
+}
+
+def CodaReportTraffic : Pass<"coda-report-traffic", "::mlir::ModuleOp"> {
+  let summary = "Print global-memory bytes each kernel reads and writes, before and after fusion";
+  let description = [{
+    Counts, from the static shapes, the bytes each kernel reads and writes in global memory
+    (every operand read once, every result written once; the MoA-style lower bound for a
+    kernel that streams its operands). A kernel is a `coda.gemm` or a compute op left outside
+    one. For a `coda.gemm` made by `--coda-fuse-epilogue`, "before" is the sum over the ops it
+    replaced (recorded in its `coda.unfused_bytes` attribute: read, written); otherwise before
+    and after are equal. Prints per function one line per kernel and the totals.
+  }];
+}
+
 #endif // CODA_TRANSFORMS_PASSES_TD

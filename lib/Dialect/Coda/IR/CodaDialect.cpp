@@ -33,5 +33,12 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
                              << "' needs a function with a body";
     return success();
   }
+  if (attr.getName() == "coda.unfused_bytes") {
+    auto bytes = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!isa<GemmOp>(op) || !bytes || bytes.size() != 2)
+      return op->emitError() << "'coda.unfused_bytes' is a [read, written] i64 array on a "
+                                "coda.gemm";
+    return success();
+  }
   return op->emitError() << "unknown coda attribute '" << attr.getName().getValue() << "'";
 }

@@ -1,0 +1,25 @@
+//===- FusePipeline.cpp - the --coda-fuse pipeline ------------------------===//
+
+#include "coda/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::coda::buildCodaFusePipeline(OpPassManager &pm) {
+  // Reparametrizations first (they rewrite linalg into linalg that the chain fusion then
+  // absorbs), then chain fusion, then the passes that merge fused kernels.
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createCodaFuseEpilogue());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::coda::registerCodaFusePipeline() {
+  PassPipelineRegistration<>(
+      "coda-fuse",
+      "Find every GEMM-epilogue opportunity: reparametrize, fuse chains into coda.gemm "
+      "kernels, then canonicalize; ops that cannot be fused stay as they are",
+      buildCodaFusePipeline);
+}

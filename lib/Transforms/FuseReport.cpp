@@ -1,0 +1,93 @@
+//===- FuseReport.cpp - what was fused, what stayed outside, and why ------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/Passes.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAFUSEREPORT
+#include "coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+/// Whether `v` is computed (through any ops) from a batched product: attention's scores and
+/// values.
+static bool comesFromAttention(Value v, DenseMap<Value, bool> &memo) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  memo[v] = false;
+  Operation *def = v.getDefiningOp();
+  bool result = false;
+  // Weight products end the search: what follows the o-projection is no longer attention.
+  if (def && !isa<GemmOp, linalg::MatmulOp>(def)) {
+    result = isa<linalg::BatchMatmulOp>(def) ||
+             llvm::any_of(def->getOperands(),
+                          [&](Value o) { return comesFromAttention(o, memo); });
+  }
+  memo[v] = result;
+  return result;
+}
+
+static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return whyContractionIsNotFused(cast<linalg::LinalgOp>(op));
+  if (llvm::any_of(op->getOperands(), [&](Value o) { return comesFromAttention(o, memo); }))
+    return "attention (scores, masking, softmax, values): left for the attention path";
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  bool readsGemm = llvm::any_of(op->getOperands(), [](Value o) {
+    return o.getDefiningOp<GemmOp>() != nullptr;
+  });
+  if (linalgOp && linalgOp.getNumReductionLoops() > 0)
+    return readsGemm ? "reduction of a kernel result that its epilogue could not absorb"
+                     : "reduction of a value no GEMM produces (the documented fallback: a "
+                       "separate reduction step)";
+  for (Value r : op->getResults()) {
+    auto type = dyn_cast<ShapedType>(r.getType());
+    if (type && type.getRank() >= 1 &&
+        (type.getRank() == 1 || llvm::is_contained(type.getShape(), 1)))
+      return "per-row or per-column statistics: O(M + N) work outside the kernels";
+  }
+  if (readsGemm)
+    return "elementwise op on kernel results that no single kernel could absorb";
+  return "elementwise op on values no GEMM produces";
+}
+
+namespace {
+struct CodaFuseReportPass : coda::impl::CodaFuseReportBase<CodaFuseReportPass> {
+  void runOnOperation() override {
+    raw_ostream &os = llvm::outs();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      bool weightPrep = func->hasAttr(CodaDialect::getWeightPrepAttrName());
+      SmallVector<GemmOp> kernels;
+      SmallVector<Operation *> outside;
+      func.walk([&](Operation *op) {
+        if (auto gemm = dyn_cast<GemmOp>(op))
+          kernels.push_back(gemm);
+        else if (isKernel(op) && !isDataMovement(op))
+          outside.push_back(op);
+      });
+      if (kernels.empty() && outside.empty())
+        continue;
+      os << "@" << func.getSymName()
+         << (weightPrep ? " (run-once weight preparation)" : "") << ": " << kernels.size()
+         << " fused kernel" << (kernels.size() == 1 ? "" : "s") << ", " << outside.size()
+         << " op" << (outside.size() == 1 ? "" : "s") << " outside\n";
+      AsmState state(func);
+      for (auto [index, gemm] : llvm::enumerate(kernels))
+        printKernelSummary(os, gemm, index, state);
+      DenseMap<Value, bool> memo;
+      for (Operation *op : outside) {
+        os << "  outside: " << op->getName();
+        if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+          os << " (line " << loc.getLine() << ")";
+        os << ": " << reasonFor(op, memo) << "\n";
+      }
+    }
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

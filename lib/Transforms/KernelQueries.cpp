@@ -1,0 +1,49 @@
+//===- KernelQueries.cpp - what a kernel is and what it moves -------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/Fusion.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+static int64_t bytesOf(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return 0;
+  int64_t bits = shaped.getElementTypeBitWidth();
+  return shaped.getNumElements() * ((bits + 7) / 8);
+}
+
+bool mlir::coda::isKernel(Operation *op) { return isa<GemmOp, linalg::LinalgOp>(op); }
+
+bool mlir::coda::isDataMovement(Operation *op) {
+  if (isa<linalg::FillOp, linalg::CopyOp, linalg::TransposeOp, linalg::BroadcastOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic)
+    return false;
+  Block *body = generic.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return body->getOperations().size() == 1 &&
+         llvm::all_of(yield.getValues(), [&](Value v) {
+           auto arg = dyn_cast<BlockArgument>(v);
+           return arg && arg.getOwner() == body;
+         });
+}
+
+Traffic mlir::coda::kernelTraffic(Operation *op) {
+  Traffic t;
+  if (auto gemm = dyn_cast<GemmOp>(op)) {
+    for (Value v : gemm->getOperands())
+      t.read += bytesOf(v.getType());
+  } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (linalgOp.isDpsInit(&operand) && !linalgOp.payloadUsesValueFromOperand(&operand))
+        continue;
+      t.read += bytesOf(operand.get().getType());
+    }
+  }
+  for (Value result : op->getResults())
+    t.written += bytesOf(result.getType());
+  return t;
+}
