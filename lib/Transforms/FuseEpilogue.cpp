@@ -60,6 +60,14 @@ public:
   /// Replaces the contraction and its absorbed consumers by one coda.gemm.
   void rewrite(RewriterBase &rewriter);
   bool absorbedAnything() const { return !absorbed.empty() || transposeA || transposeB; }
+  /// Another weight product reads the same A (gate/up, q/k/v): as a coda.gemm this one can be
+  /// merged with it.
+  bool hasSibling() {
+    for (Operation *user : contraction.getDpsInputs()[0].getUsers())
+      if (user != contraction.getOperation() && isa<linalg::MatmulOp, GemmOp>(user))
+        return true;
+    return false;
+  }
 
 private:
   bool tryAbsorb(Operation *user);
@@ -578,8 +586,8 @@ std::string mlir::coda::whyContractionIsNotFused(linalg::LinalgOp contraction) {
   std::string reason;
   if (!fuser.analyze(reason))
     return reason;
-  if (!fuser.absorbedAnything())
-    return "nothing to fuse: no epilogue and no transpose";
+  if (!fuser.absorbedAnything() && !fuser.hasSibling())
+    return "nothing to fuse: no epilogue, no transpose, no sibling product";
   return "fusable (run --coda-fuse-epilogue)";
 }
 
@@ -597,8 +605,8 @@ struct CodaFuseEpiloguePass : coda::impl::CodaFuseEpilogueBase<CodaFuseEpilogueP
       DominanceInfo dom(func);
       ChainFuser fuser(contraction, dom);
       std::string reason;
-      // A product with nothing to absorb stays exactly as written.
-      if (fuser.analyze(reason) && fuser.absorbedAnything())
+      // A product with nothing to absorb and no sibling to merge with stays as written.
+      if (fuser.analyze(reason) && (fuser.absorbedAnything() || fuser.hasSibling()))
         fuser.rewrite(rewriter);
     }
   }

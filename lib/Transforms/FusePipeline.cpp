@@ -8,10 +8,10 @@
 using namespace mlir;
 
 void mlir::coda::buildCodaFusePipeline(OpPassManager &pm) {
-  // Reparametrizations first (they rewrite linalg into linalg that the chain fusion then
-  // absorbs), then chain fusion, then the passes that merge fused kernels.
+  // Chain fusion first, then the passes that merge fused kernels.
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCodaFuseEpilogue());
+  pm.addPass(createCodaFuseGated());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

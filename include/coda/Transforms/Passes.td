@@ -43,6 +43,22 @@ def CodaFuseEpilogue : Pass<"coda-fuse-epilogue", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def CodaFuseGated : Pass<"coda-fuse-gated", "::mlir::ModuleOp"> {
+  let summary = "Merge gate and up projections into one pairwise(contract) coda.gemm";
+  let description = [{
+    Gated activations (SwiGLU `silu(x Wg) * (x Wu)`, GeGLU `gelu(x Wg) * (x Wu)`, any
+    elementwise combination of two fused projections of the same input): two `coda.gemm`
+    kernels reading the same A, each stored only for one elementwise `linalg.generic` that
+    combines them, become one `coda.gemm` over the interleaved weight (column `2j` from the
+    gate, `2j + 1` from the up projection) in `pairwise(contract)` mode, whose epilogue runs
+    both epilogues and the combination. The interleaving is a run-once weight-preparation
+    function (`coda.weight_prep`) that the program calls. Half the output is written and the
+    two intermediate tensors disappear.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
+}
+
 def CodaFuseReport : Pass<"coda-fuse-report", "::mlir::ModuleOp"> {
   let summary = "Print which chains were fused into which kernel and what stayed outside, and why";
   let description = [{
