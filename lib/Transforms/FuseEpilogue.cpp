@@ -552,30 +552,18 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
 
   // Erase the fused ops, then what only fed them (transposes, materialized broadcasts,
   // fills, empty tensors) and is now dead.
-  SmallVector<Operation *> feeders;
-  auto collectFeeders = [&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp();
-          def && def != contraction.getOperation() && !absorbed.contains(def))
-        feeders.push_back(def);
-  };
-  for (Operation *op : llvm::reverse(absorbed)) {
-    collectFeeders(op);
+  SmallVector<Value> fed;
+  auto eraseFused = [&](Operation *op) {
+    fed.append(op->operand_begin(), op->operand_end());
     rewriter.eraseOp(op);
-  }
-  collectFeeders(contraction);
-  rewriter.eraseOp(contraction);
-  DenseSet<Operation *> erased;
-  while (!feeders.empty()) {
-    Operation *op = feeders.pop_back_val();
-    if (erased.contains(op) || !isOpTriviallyDead(op))
-      continue;
-    collectFeeders(op);
+  };
+  for (Operation *op : llvm::reverse(absorbed))
+    eraseFused(op);
+  eraseFused(contraction);
+  eraseDeadProducers(rewriter, fed, [&](Operation *op) {
     if (isKernel(op))
       unfused += kernelTraffic(op);
-    erased.insert(op);
-    rewriter.eraseOp(op);
-  }
+  });
   gemm->setAttr(kUnfusedBytesAttr, rewriter.getDenseI64ArrayAttr({unfused.read, unfused.written}));
 }
 

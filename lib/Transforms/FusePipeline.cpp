@@ -11,6 +11,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm) {
   // Chain fusion first, then the passes that merge fused kernels.
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCodaFuseEpilogue());
+  func.addPass(createCodaFuseCrossEntropy());
   pm.addPass(createCodaFuseGated());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -47,3 +47,31 @@ Traffic mlir::coda::kernelTraffic(Operation *op) {
     t.written += bytesOf(result.getType());
   return t;
 }
+
+void mlir::coda::eraseDeadProducers(RewriterBase &rewriter, ArrayRef<Value> values,
+                                    llvm::function_ref<void(Operation *)> onErase) {
+  // Ops, not values, are queued: a value of an erased op must not be looked at again.
+  SmallVector<Operation *> work;
+  DenseSet<Operation *> erased;
+  auto push = [&](Value v) {
+    if (Operation *def = v.getDefiningOp())
+      work.push_back(def);
+  };
+  llvm::for_each(values, push);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (erased.contains(op) || !isOpTriviallyDead(op))
+      continue;
+    // Operands, and values the op's regions capture from outside.
+    op->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (!op->isProperAncestor(operand.getParentBlock()->getParentOp()) &&
+            operand.getParentBlock()->getParentOp() != op)
+          push(operand);
+    });
+    if (onErase)
+      onErase(op);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+  }
+}

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <string>
 
@@ -34,6 +35,11 @@ bool isDataMovement(Operation *op);
 
 /// The traffic of one kernel (see isKernel).
 Traffic kernelTraffic(Operation *op);
+
+/// Erases the ops that defined `values` when they are now unused, and so on up the chain of
+/// their operands (and of values their regions capture). Calls `onErase` before erasing each.
+void eraseDeadProducers(RewriterBase &rewriter, ArrayRef<Value> values,
+                        llvm::function_ref<void(Operation *)> onErase = nullptr);
 
 class GemmOp;
 

@@ -59,6 +59,23 @@ def CodaFuseGated : Pass<"coda-fuse-gated", "::mlir::ModuleOp"> {
                            "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
 }
 
+def CodaFuseCrossEntropy : Pass<"coda-fuse-cross-entropy", "::mlir::func::FuncOp"> {
+  let summary = "LM head + cross-entropy: online log-sum-exp and target logit in the epilogue";
+  let description = [{
+    Matches the log-softmax that torch-mlir writes for `F.cross_entropy(x @ W.T, labels)`
+    over the logits of a fused `coda.gemm` (row max, subtract, exp, row sum, log, subtract)
+    followed by a gather of each row's label (`tensor.extract` at `(i, label_i)`), and
+    rewrites it: the gemm takes the labels as a row operand and returns two row reductions,
+    `reduce<row, lse>` of the logits and `reduce<row, sum>` of the logit selected where the
+    column index equals the label; the gathered log-probability becomes `target - lse`. The
+    logits are no longer stored unless something else in the program reads them. The
+    bounds assertions torch-mlir puts around the gather are dropped: an out-of-range label
+    selects no column (target 0) instead of failing.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
+}
+
 def CodaFuseReport : Pass<"coda-fuse-report", "::mlir::ModuleOp"> {
   let summary = "Print which chains were fused into which kernel and what stayed outside, and why";
   let description = [{
