@@ -22,6 +22,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <limits>
@@ -109,6 +110,12 @@ static bool isWeight(Value v) {
   Operation *def = v.getDefiningOp();
   if (matchPattern(v, m_Constant()))
     return true;
+  // What a run-once weight-preparation function returns is a weight by definition.
+  if (auto call = dyn_cast<func::CallOp>(def)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+    if (callee && callee->hasAttr(CodaDialect::getWeightPrepAttrName()))
+      return true;
+  }
   if (isa<linalg::TransposeOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp, func::CallOp>(
           def))
     return llvm::all_of(def->getOperands(), [](Value o) { return isWeight(o); });
@@ -554,7 +561,11 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
   // fills, empty tensors) and is now dead.
   SmallVector<Value> fed;
   auto eraseFused = [&](Operation *op) {
-    fed.append(op->operand_begin(), op->operand_end());
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def != contraction.getOperation() && !absorbed.contains(def))
+        fed.push_back(operand);
+    }
     rewriter.eraseOp(op);
   };
   for (Operation *op : llvm::reverse(absorbed))

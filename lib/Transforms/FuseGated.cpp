@@ -131,17 +131,24 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
   Value weight = func::CallOp::create(b, loc, interleave, ValueRange{gate.getB(), up.getB()})
                      .getResult(0);
 
+  // Operands of both branches and of the combination, each once.
   SmallVector<Value> extras;
   SmallVector<OperandRole> roles;
-  for (GemmOp g : {gate, up})
-    for (unsigned i = 0, e = g.getExtras().size(); i < e; ++i) {
-      extras.push_back(g.getExtras()[i]);
-      roles.push_back(g.getRole(i));
-    }
-  for (auto &[operand, role] : others) {
-    extras.push_back(operand->get());
+  auto indexOf = [&](Value v, OperandRole role) -> unsigned {
+    for (unsigned i = 0; i < extras.size(); ++i)
+      if (extras[i] == v && roles[i] == role)
+        return i;
+    extras.push_back(v);
     roles.push_back(role);
-  }
+    return extras.size() - 1;
+  };
+  SmallVector<unsigned> gateArgs, upArgs, otherArgs;
+  for (unsigned i = 0, e = gate.getExtras().size(); i < e; ++i)
+    gateArgs.push_back(indexOf(gate.getExtras()[i], gate.getRole(i)));
+  for (unsigned i = 0, e = up.getExtras().size(); i < e; ++i)
+    upArgs.push_back(indexOf(up.getExtras()[i], up.getRole(i)));
+  for (auto &[operand, role] : others)
+    otherArgs.push_back(indexOf(operand->get(), role));
   Type resultType = combine->getResult(0).getType();
   auto merged = GemmOp::create(
       b, loc, TypeRange{resultType}, gate.getA(), weight, extras, roles, ValueRange{},
@@ -149,14 +156,14 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
       gate.getTransposeB(), PairwiseMode::Contract,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value row = args[args.size() - 2], pair = args[args.size() - 1];
-        unsigned next = 2;
+        ValueRange extraArgs = args.slice(2, extras.size());
         // Runs a branch's epilogue on its accumulator; returns its stored value.
-        auto inlineBranch = [&](GemmOp g, Value acc) {
+        auto inlineBranch = [&](GemmOp g, Value acc, ArrayRef<unsigned> argIndex) {
           Block &body = g.getEpilogue().front();
           IRMapping mapping;
           mapping.map(body.getArgument(0), acc);
           for (unsigned i = 0, e = g.getExtras().size(); i < e; ++i)
-            mapping.map(g.getExtraArgs(i).front(), args[next++]);
+            mapping.map(g.getExtraArgs(i).front(), extraArgs[argIndex[i]]);
           mapping.map(g.getRowIndexArg(), row);
           mapping.map(g.getColIndexArg(), pair);
           for (Operation &op : body.without_terminator())
@@ -166,8 +173,9 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
           Type stored = cast<ShapedType>(g->getResult(0).getType()).getElementType();
           return toType(nb, l, yielded, stored);
         };
-        Value gateValue = inlineBranch(gate, args[0]);
-        Value upValue = inlineBranch(up, args[1]);
+        Value gateValue = inlineBranch(gate, args[0], gateArgs);
+        Value upValue = inlineBranch(up, args[1], upArgs);
+        unsigned nextOther = 0;
         IRMapping mapping;
         Block *body = combine.getBody();
         for (OpOperand *operand : combine.getDpsInputOperands()) {
@@ -177,7 +185,7 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
           else if (operand->get().getDefiningOp() == up.getOperation())
             mapping.map(arg, upValue);
           else
-            mapping.map(arg, args[next++]);
+            mapping.map(arg, extraArgs[otherArgs[nextOther++]]);
         }
         for (Operation &op : body->without_terminator()) {
           for (Value operand : op.getOperands())

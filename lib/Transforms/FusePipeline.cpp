@@ -8,10 +8,15 @@
 using namespace mlir;
 
 void mlir::coda::buildCodaFusePipeline(OpPassManager &pm) {
-  // Chain fusion first, then the passes that merge fused kernels.
+  // Reparametrizations first (linalg to linalg, exposing row scales the chain fusion then
+  // absorbs), then chain fusion, then the passes that rewrite or merge fused kernels.
+  pm.addPass(createCodaReparametrizeNorm());
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCodaFuseEpilogue());
   func.addPass(createCodaFuseCrossEntropy());
+  // Identical operands (one row statistic reshaped for several kernels) become one value
+  // before kernels are merged.
+  pm.addPass(createCSEPass());
   pm.addPass(createCodaFuseGated());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -76,6 +76,10 @@ struct CodaFuseReportPass : coda::impl::CodaFuseReportBase<CodaFuseReportPass> {
          << (weightPrep ? " (run-once weight preparation)" : "") << ": " << kernels.size()
          << " fused kernel" << (kernels.size() == 1 ? "" : "s") << ", " << outside.size()
          << " op" << (outside.size() == 1 ? "" : "s") << " outside\n";
+      if (weightPrep && kernels.empty()) {
+        os << "  (transforms weights once, at load time; not part of the per-call work)\n";
+        continue;
+      }
       AsmState state(func);
       for (auto [index, gemm] : llvm::enumerate(kernels))
         printKernelSummary(os, gemm, index, state);

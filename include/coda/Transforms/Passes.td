@@ -43,6 +43,32 @@ def CodaFuseEpilogue : Pass<"coda-fuse-epilogue", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def CodaReparametrizeNorm : Pass<"coda-reparametrize-norm", "::mlir::ModuleOp"> {
+  let summary = "Move normalization scales through the next matmul (RMSNorm reparametrization)";
+  let description = [{
+    For a `linalg.matmul` whose left operand is `h` multiplied elementwise by per-row factors
+    `r` (`[M]` or `[M, 1]`, e.g. RMSNorm's `rsqrt(mean(h²) + ε)`) and per-column factors `γ`
+    (`[K]` or `[1, K]`, the norm weight, also the `1 + w` form), uses
+    `(r ⊙ h ⊙ γ) · W = r ⊙ (h · (diag(γ) · W))`:
+
+    * the product becomes `h · W'`, followed by an elementwise multiplication by `r` (which
+      `--coda-fuse-epilogue` then applies as a row scale in the product's epilogue);
+    * with `fold-weights` (the default, inference) `W' = diag(γ) · W` is computed by a
+      run-once weight-preparation function (`coda.weight_prep`) that the program calls;
+      without it (training, where `γ` has a gradient) `γ` stays applied to `h`, where the
+      producer of `h` can apply it in its epilogue.
+
+    The normalized tensor is no longer materialized when nothing else reads it.
+  }];
+  let options = [
+    Option<"foldWeights", "fold-weights", "bool", /*default=*/"true",
+           "Fold per-column norm weights into the matmul's weights (inference); false keeps "
+           "them on the activations (training)">
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"];
+}
+
 def CodaFuseGated : Pass<"coda-fuse-gated", "::mlir::ModuleOp"> {
   let summary = "Merge gate and up projections into one pairwise(contract) coda.gemm";
   let description = [{
