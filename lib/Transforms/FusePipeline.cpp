@@ -18,6 +18,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm) {
   // before kernels are merged.
   pm.addPass(createCSEPass());
   pm.addPass(createCodaFuseGated());
+  pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

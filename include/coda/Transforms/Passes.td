@@ -102,6 +102,19 @@ def CodaFuseCrossEntropy : Pass<"coda-fuse-cross-entropy", "::mlir::func::FuncOp
                            "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
 }
 
+def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::FuncOp"> {
+  let summary = "Finish per-row statistics inside the consumer's epilogue";
+  let description = [{
+    A `row` or `scalar` operand of a `coda.gemm` that an elementwise `linalg.generic` computes
+    from other per-row or scalar values (RMSNorm's `rsqrt(ss / D + ε)` from the row sum of
+    squares `ss` that the producer kernel returned) is replaced by those inputs, and the
+    computation is cloned into the epilogue. The O(M) step between two kernels disappears; the
+    consumer recomputes a few scalar ops per element, which costs nothing next to the GEMM.
+    Applied until no such operand is left.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def CodaFuseReport : Pass<"coda-fuse-report", "::mlir::ModuleOp"> {
   let summary = "Print which chains were fused into which kernel and what stayed outside, and why";
   let description = [{
