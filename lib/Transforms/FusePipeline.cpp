@@ -7,10 +7,12 @@
 
 using namespace mlir;
 
-void mlir::coda::buildCodaFusePipeline(OpPassManager &pm) {
+void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions &options) {
   // Reparametrizations first (linalg to linalg, exposing row scales the chain fusion then
   // absorbs), then chain fusion, then the passes that rewrite or merge fused kernels.
-  pm.addPass(createCodaReparametrizeNorm());
+  CodaReparametrizeNormOptions norm;
+  norm.foldWeights = !options.training;
+  pm.addPass(createCodaReparametrizeNorm(norm));
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createCodaFuseEpilogue());
   func.addPass(createCodaFuseCrossEntropy());
@@ -24,7 +26,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm) {
 }
 
 void mlir::coda::registerCodaFusePipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CodaFuseOptions>(
       "coda-fuse",
       "Find every GEMM-epilogue opportunity: reparametrize, fuse chains into coda.gemm "
       "kernels, then canonicalize; ops that cannot be fused stay as they are",

@@ -10,6 +10,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir::coda {
 
@@ -19,8 +20,18 @@ namespace mlir::coda {
 #define GEN_PASS_REGISTRATION
 #include "coda/Transforms/Passes.h.inc"
 
+/// Options of the --coda-fuse pipeline.
+struct CodaFuseOptions : public PassPipelineOptions<CodaFuseOptions> {
+  PassOptions::Option<bool> training{
+      *this, "training",
+      llvm::cl::desc("Keep norm weights on the activations (applied in the producer's "
+                     "epilogue, where they get a gradient) instead of folding them into the "
+                     "next weights"),
+      llvm::cl::init(false)};
+};
+
 /// Builds --coda-fuse: every fusion pass, then canonicalization and CSE.
-void buildCodaFusePipeline(OpPassManager &pm);
+void buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions &options);
 
 /// Registers --coda-fuse.
 void registerCodaFusePipeline();
