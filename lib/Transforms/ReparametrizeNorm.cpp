@@ -1,4 +1,9 @@
-//===- ReparametrizeNorm.cpp - (r ⊙ h ⊙ γ)·W = r ⊙ (h·(diag(γ)·W)) --------===//
+//===- ReparametrizeNorm.cpp - normalizations through the next matmul -----===//
+//
+//   RMSNorm:    (r ⊙ h ⊙ γ)·W         = r ⊙ (h·W')                       W' = diag(γ)·W
+//   LayerNorm:  ((h − μ) ⊙ r ⊙ γ + β)·W = r ⊙ (h·W' − μ ⊗ c) + d        c = 1ᵀ·W', d = βᵀ·W
+//
+//===----------------------------------------------------------------------===//
 
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "coda/Transforms/Fusion.h"
@@ -16,18 +21,20 @@ using namespace mlir;
 using namespace mlir::coda;
 
 namespace {
-/// A factor multiplying the matmul's left operand elementwise.
+/// A vector the matmul's left operand is combined with elementwise.
 struct Factor {
   Value value;
-  AffineMap map; // how the multiplication read it over (i, k)
+  AffineMap map; // how the elementwise op read it over (i, k)
   bool perRow;   // true: depends on i only; false: on k only
 };
 
-/// `a = h ⊙ factors`, as found above a matmul's left operand.
-struct ScaledOperand {
+/// `a = ((base - mu) ⊙ factors) + beta`, as found above a matmul's left operand (mu per row,
+/// innermost; beta per column, outermost; both optional).
+struct NormalizedOperand {
   Value base;
+  std::optional<Factor> shift;
   SmallVector<Factor> factors;
-  SmallVector<Operation *> ops; // the multiplications, outermost first
+  std::optional<Factor> bias;
 };
 } // namespace
 
@@ -50,40 +57,53 @@ static std::optional<bool> isPerRow(AffineMap map, ShapedType type) {
   return dims[0] == 0;
 }
 
-/// Walks up elementwise multiplications `x * f` from `a`.
-static ScaledOperand findFactors(Value a) {
-  ScaledOperand s{a, {}, {}};
-  while (auto g = s.base.getDefiningOp<linalg::GenericOp>()) {
+/// Walks up the elementwise ops above `a` that combine it with per-row or per-column vectors.
+static NormalizedOperand findNormalization(Value a) {
+  NormalizedOperand n{a, std::nullopt, {}, std::nullopt};
+  bool outermost = true;
+  while (auto g = n.base.getDefiningOp<linalg::GenericOp>()) {
     if (g.getNumLoops() != 2 || g.getNumReductionLoops() != 0 || g.getNumDpsInputs() != 2 ||
         g->getNumResults() != 1 ||
         !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
       break;
     Block *body = g.getBody();
-    if (body->getOperations().size() != 2)
+    if (body->getOperations().size() != 2 ||
+        cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] != body->front().getResult(0))
       break;
-    auto mul = dyn_cast<arith::MulFOp>(body->front());
-    if (!mul || cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] != mul.getResult() ||
-        !((mul.getLhs() == body->getArgument(0) && mul.getRhs() == body->getArgument(1)) ||
-          (mul.getLhs() == body->getArgument(1) && mul.getRhs() == body->getArgument(0))))
-      break;
-    OpOperand *chain = nullptr, *factor = nullptr;
+    Operation *op = &body->front();
+    OpOperand *chain = nullptr, *other = nullptr;
     for (OpOperand *operand : g.getDpsInputOperands()) {
       if (g.getMatchingIndexingMap(operand).isIdentity() && !chain)
         chain = operand;
       else
-        factor = operand;
+        other = operand;
     }
-    if (!chain || !factor)
+    if (!chain || !other || op->getNumOperands() != 2)
       break;
-    AffineMap map = g.getMatchingIndexingMap(factor);
-    std::optional<bool> perRow = isPerRow(map, cast<ShapedType>(factor->get().getType()));
-    if (!perRow)
+    Value chainArg = body->getArgument(chain->getOperandNumber());
+    Value otherArg = body->getArgument(other->getOperandNumber());
+    AffineMap map = g.getMatchingIndexingMap(other);
+    std::optional<bool> perRow = isPerRow(map, cast<ShapedType>(other->get().getType()));
+    bool uses = (op->getOperand(0) == chainArg && op->getOperand(1) == otherArg) ||
+                (op->getOperand(0) == otherArg && op->getOperand(1) == chainArg);
+    if (!perRow || !uses)
       break;
-    s.factors.push_back({factor->get(), map, *perRow});
-    s.ops.push_back(g);
-    s.base = chain->get();
+    Factor f{other->get(), map, *perRow};
+    if (isa<arith::AddFOp>(op) && outermost && !*perRow) {
+      n.bias = f;
+    } else if (isa<arith::MulFOp>(op)) {
+      n.factors.push_back(f);
+    } else if (isa<arith::SubFOp>(op) && *perRow && op->getOperand(0) == chainArg) {
+      n.shift = f;
+      n.base = chain->get();
+      break;
+    } else {
+      break;
+    }
+    outermost = false;
+    n.base = chain->get();
   }
-  return s;
+  return n;
 }
 
 /// A vector `[K]` from a per-column factor (`[K]` or `[1, K]`).
@@ -94,51 +114,100 @@ static Value asVector(OpBuilder &b, Location loc, Value v) {
   return tensor::CollapseShapeOp::create(b, loc, v, SmallVector<ReassociationIndices>{{0, 1}});
 }
 
-/// The weight-preparation function scaling the contraction dimension of a weight by the
-/// product of `numFactors` vectors: rows of `[K, N]`, or columns of `[N, K]` (`kLast`).
-static func::FuncOp getOrCreateScaleWeights(ModuleOp module, RankedTensorType weightType,
-                                            Type factorElement, unsigned numFactors, bool kLast) {
-  std::string name = "coda_scale_weights_" + std::to_string(weightType.getDimSize(0)) + "x" +
-                     std::to_string(weightType.getDimSize(1)) + (kLast ? "_cols" : "_rows") +
-                     "_by" + std::to_string(numFactors);
+static Value castTo(OpBuilder &b, Location loc, Value v, Type t) {
+  if (v.getType() == t)
+    return v;
+  if (cast<FloatType>(v.getType()).getWidth() > cast<FloatType>(t).getWidth())
+    return arith::TruncFOp::create(b, loc, t, v);
+  return arith::ExtFOp::create(b, loc, t, v);
+}
+
+/// The run-once weight preparation of a normalization folded into a matmul, for a weight
+/// stored `[K, N]` (or `[N, K]` with `kLast`): returns `W' = diag(γ1 ⊙ γ2 ...)·W`, then, when
+/// asked, `c = 1ᵀ·W'` (for the mean correction) and `d = βᵀ·W` (for the bias), both fp32 `[N]`.
+static func::FuncOp getOrCreateNormWeights(ModuleOp module, RankedTensorType weightType,
+                                           Type vectorElement, unsigned numScales,
+                                           bool withColumnSums, bool withBias, bool kLast) {
+  std::string name = "coda_norm_weights_" + std::to_string(weightType.getDimSize(0)) + "x" +
+                     std::to_string(weightType.getDimSize(1)) + (kLast ? "_nk" : "_kn") +
+                     "_scale" + std::to_string(numScales) + (withColumnSums ? "_mean" : "") +
+                     (withBias ? "_bias" : "");
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b(module.getBodyRegion());
   b.setInsertionPointToEnd(module.getBody());
   Location loc = module.getLoc();
-  int64_t k = weightType.getDimSize(kLast ? 1 : 0);
-  auto vectorType = RankedTensorType::get({k}, factorElement);
-  SmallVector<Type> inputs{weightType};
-  inputs.append(numFactors, vectorType);
-  auto func = func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, {weightType}));
+  MLIRContext *ctx = b.getContext();
+  unsigned kDim = kLast ? 1 : 0, nDim = kLast ? 0 : 1;
+  int64_t k = weightType.getDimSize(kDim), n = weightType.getDimSize(nDim);
+  auto vectorType = RankedTensorType::get({k}, vectorElement);
+  auto columnType = RankedTensorType::get({n}, b.getF32Type());
+  SmallVector<Type> inputs{weightType}, outputs{weightType};
+  inputs.append(numScales + (withBias ? 1 : 0), vectorType);
+  if (withColumnSums)
+    outputs.push_back(columnType);
+  if (withBias)
+    outputs.push_back(columnType);
+  auto func = func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, outputs));
   func.setPrivate();
   func->setAttr(CodaDialect::getWeightPrepAttrName(), b.getUnitAttr());
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  MLIRContext *ctx = b.getContext();
+
   AffineMap id = b.getMultiDimIdentityMap(2);
-  AffineMap vec = AffineMap::get(2, 0, {getAffineDimExpr(kLast ? 1 : 0, ctx)}, ctx);
-  SmallVector<AffineMap> maps{id};
-  maps.append(numFactors, vec);
-  maps.push_back(id);
-  Value empty = tensor::EmptyOp::create(b, loc, weightType.getShape(), weightType.getElementType());
-  auto generic = linalg::GenericOp::create(
-      b, loc, weightType, entry->getArguments(), ValueRange{empty}, maps,
-      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value w = args[0];
-        Type f = w.getType();
-        for (unsigned i = 1; i <= numFactors; ++i) {
-          Value g = args[i];
-          if (g.getType() != f)
-            g = cast<FloatType>(g.getType()).getWidth() > cast<FloatType>(f).getWidth()
-                    ? arith::TruncFOp::create(nb, l, f, g).getResult()
-                    : arith::ExtFOp::create(nb, l, f, g).getResult();
-          w = arith::MulFOp::create(nb, l, w, g);
-        }
-        linalg::YieldOp::create(nb, l, w);
-      });
-  func::ReturnOp::create(b, loc, generic.getResult(0));
+  AffineMap alongK = AffineMap::get(2, 0, {getAffineDimExpr(kDim, ctx)}, ctx);
+  AffineMap alongN = AffineMap::get(2, 0, {getAffineDimExpr(nDim, ctx)}, ctx);
+  Value weight = entry->getArgument(0);
+  Type wElement = weightType.getElementType();
+  SmallVector<Value> results;
+
+  Value scaled = weight;
+  if (numScales) {
+    SmallVector<AffineMap> maps{id};
+    maps.append(numScales, alongK);
+    maps.push_back(id);
+    Value empty = tensor::EmptyOp::create(b, loc, weightType.getShape(), wElement);
+    scaled = linalg::GenericOp::create(
+                 b, loc, weightType, entry->getArguments().take_front(1 + numScales),
+                 ValueRange{empty}, maps,
+                 SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   Value w = args[0];
+                   for (unsigned i = 1; i <= numScales; ++i)
+                     w = arith::MulFOp::create(nb, l, w, castTo(nb, l, args[i], wElement));
+                   linalg::YieldOp::create(nb, l, w);
+                 })
+                 ->getResult(0);
+  }
+  results.push_back(scaled);
+
+  // Sums over K into fp32 [N]: of W' (column sums), or of β ⊙ W (the bias term).
+  auto sumOverK = [&](ValueRange ins, ArrayRef<AffineMap> inMaps) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    Value init = linalg::FillOp::create(
+                     b, loc, zero, tensor::EmptyOp::create(b, loc, columnType.getShape(), b.getF32Type()).getResult())
+                     .getResult(0);
+    SmallVector<AffineMap> maps(inMaps);
+    maps.push_back(alongN);
+    SmallVector<utils::IteratorType> iterators(2, utils::IteratorType::parallel);
+    iterators[kDim] = utils::IteratorType::reduction;
+    return linalg::GenericOp::create(
+               b, loc, columnType, ins, ValueRange{init}, maps, iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value term = castTo(nb, l, args[0], nb.getF32Type());
+                 if (ins.size() == 2)
+                   term = arith::MulFOp::create(nb, l, term,
+                                                castTo(nb, l, args[1], nb.getF32Type()));
+                 linalg::YieldOp::create(
+                     nb, l, ValueRange{arith::AddFOp::create(nb, l, args.back(), term)});
+               })
+        ->getResult(0);
+  };
+  if (withColumnSums)
+    results.push_back(sumOverK(ValueRange{scaled}, {id}));
+  if (withBias)
+    results.push_back(sumOverK(ValueRange{weight, entry->getArguments().back()}, {id, alongK}));
+  func::ReturnOp::create(b, loc, results);
   return func;
 }
 
@@ -151,40 +220,62 @@ static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp mo
   auto fill = init.getDefiningOp<linalg::FillOp>();
   if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
     return false;
-  ScaledOperand a = findFactors(matmul.getDpsInputs()[0]);
+  NormalizedOperand a = findNormalization(matmul.getDpsInputs()[0]);
   SmallVector<Factor> rows, cols;
   for (Factor &f : a.factors)
     (f.perRow ? rows : cols).push_back(f);
-  if (rows.empty() && (cols.empty() || !foldWeights))
+  bool affine = a.shift || a.bias;
+  // The mean correction and the bias need the prepared weights; training keeps LayerNorm as
+  // written.
+  if (affine && !foldWeights)
     return false;
-  // The new operands must be available where the matmul is.
-  for (Factor &f : a.factors)
+  if (!affine && rows.empty() && (cols.empty() || !foldWeights))
+    return false;
+  SmallVector<Factor> all(a.factors);
+  if (a.shift)
+    all.push_back(*a.shift);
+  if (a.bias)
+    all.push_back(*a.bias);
+  for (Factor &f : all)
     if (Operation *def = f.value.getDefiningOp(); def && !def->isBeforeInBlock(matmul))
       return false;
+  if (foldWeights && (!cols.empty() || a.bias)) {
+    Type element = cast<ShapedType>((a.bias ? *a.bias : cols.front()).value.getType()).getElementType();
+    for (Factor &f : cols)
+      if (cast<ShapedType>(f.value.getType()).getElementType() != element)
+        return false;
+  }
 
   Location loc = matmul.getLoc();
   rewriter.setInsertionPoint(matmul);
   Value lhs = a.base;
   Value weight = matmul.getDpsInputs()[1];
-  if (foldWeights && !cols.empty()) {
-    // Scale the contraction dimension of the weight; keep a transposed weight transposed so
-    // that the chain fusion still reads it with transpose_b.
+  Value columnSums, biasTerm;
+  if (foldWeights && (!cols.empty() || affine)) {
+    // Fold into the stored weight; a transposed weight stays transposed so that the chain
+    // fusion still reads it with transpose_b.
     auto transpose = weight.getDefiningOp<linalg::TransposeOp>();
     bool kLast = transpose && transpose.getPermutation() == ArrayRef<int64_t>{1, 0};
     Value stored = kLast ? transpose.getInput() : weight;
     auto storedType = cast<RankedTensorType>(stored.getType());
+    Type element = cols.empty() && !a.bias
+                       ? storedType.getElementType()
+                       : cast<ShapedType>((a.bias ? *a.bias : cols.front()).value.getType())
+                             .getElementType();
     SmallVector<Value> args{stored};
     for (Factor &f : cols)
       args.push_back(asVector(rewriter, loc, f.value));
-    func::FuncOp prep = getOrCreateScaleWeights(
-        module, storedType, cast<ShapedType>(cols.front().value.getType()).getElementType(),
-        cols.size(), kLast);
-    if (llvm::any_of(cols, [&](Factor &f) {
-          return cast<ShapedType>(f.value.getType()).getElementType() !=
-                 cast<ShapedType>(cols.front().value.getType()).getElementType();
-        }))
-      return false;
-    Value scaled = func::CallOp::create(rewriter, loc, prep, args).getResult(0);
+    if (a.bias)
+      args.push_back(asVector(rewriter, loc, a.bias->value));
+    func::FuncOp prep = getOrCreateNormWeights(module, storedType, element, cols.size(),
+                                               a.shift.has_value(), a.bias.has_value(), kLast);
+    auto call = func::CallOp::create(rewriter, loc, prep, args);
+    Value scaled = call.getResult(0);
+    unsigned next = 1;
+    if (a.shift)
+      columnSums = call.getResult(next++);
+    if (a.bias)
+      biasTerm = call.getResult(next++);
     if (kLast) {
       Value empty = tensor::EmptyOp::create(rewriter, loc,
                                             cast<ShapedType>(weight.getType()).getShape(),
@@ -215,14 +306,24 @@ static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp mo
   Value product = linalg::MatmulOp::create(rewriter, loc, TypeRange{init.getType()},
                                            ValueRange{lhs, weight}, ValueRange{init})
                       ->getResult(0);
-  // out = product ⊙ r1 ⊙ r2 ...: the row scale the consumer's epilogue applies.
+  // out = (product - mu ⊗ c) ⊙ r1 ⊙ r2 ... + d: what the consumer's epilogue applies.
   auto outType = cast<RankedTensorType>(product.getType());
+  MLIRContext *ctx = rewriter.getContext();
   AffineMap id = rewriter.getMultiDimIdentityMap(2);
+  AffineMap perColumn = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
   SmallVector<Value> inputs{product};
   SmallVector<AffineMap> maps{id};
+  if (a.shift) {
+    inputs.append({a.shift->value, columnSums});
+    maps.append({a.shift->map, perColumn});
+  }
   for (Factor &f : rows) {
     inputs.push_back(f.value);
     maps.push_back(f.map);
+  }
+  if (a.bias) {
+    inputs.push_back(biasTerm);
+    maps.push_back(perColumn);
   }
   maps.push_back(id);
   auto scaled = linalg::GenericOp::create(
@@ -231,15 +332,17 @@ static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp mo
                                          outType.getElementType())},
       maps, SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
       [&](OpBuilder &b, Location l, ValueRange args) {
+        Type t = args[0].getType();
         Value v = args[0];
-        for (unsigned i = 1; i < inputs.size(); ++i) {
-          Value r = args[i];
-          if (r.getType() != v.getType())
-            r = cast<FloatType>(r.getType()).getWidth() > cast<FloatType>(v.getType()).getWidth()
-                    ? arith::TruncFOp::create(b, l, v.getType(), r).getResult()
-                    : arith::ExtFOp::create(b, l, v.getType(), r).getResult();
-          v = arith::MulFOp::create(b, l, v, r);
+        unsigned next = 1;
+        if (a.shift) {
+          Value mu = castTo(b, l, args[next++], t), c = castTo(b, l, args[next++], t);
+          v = arith::SubFOp::create(b, l, v, arith::MulFOp::create(b, l, mu, c));
         }
+        for (unsigned i = 0; i < rows.size(); ++i)
+          v = arith::MulFOp::create(b, l, v, castTo(b, l, args[next++], t));
+        if (a.bias)
+          v = arith::AddFOp::create(b, l, v, castTo(b, l, args[next++], t));
         linalg::YieldOp::create(b, l, v);
       });
   rewriter.replaceAllUsesWith(matmul->getResult(0), scaled->getResult(0));

@@ -26,17 +26,17 @@
 // The matmul reads x itself and the prepared weight; the row scale r multiplies its result.
 // INFER-LABEL: func.func @rmsnorm_linear
 // INFER:         math.rsqrt
-// INFER:       %[[W:.*]] = call @coda_scale_weights_48x32_cols_by1(%arg2, %arg1) : (tensor<48x32xf32>, tensor<32xf32>) -> tensor<48x32xf32>
+// INFER:       %[[W:.*]] = call @coda_norm_weights_48x32_nk_scale1(%arg2, %arg1) : (tensor<48x32xf32>, tensor<32xf32>) -> tensor<48x32xf32>
 // INFER:       %[[WT:.*]] = linalg.transpose ins(%[[W]] : tensor<48x32xf32>)
 // INFER:       %[[P:.*]] = linalg.matmul ins(%arg0, %[[WT]] : tensor<8x32xf32>, tensor<32x48xf32>)
 // INFER:       %[[Y:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<8x48xf32>, tensor<8x1xf32>)
 // INFER:         arith.mulf
 // INFER:       return %[[Y]]
-// INFER-LABEL: func.func private @coda_scale_weights_48x32_cols_by1(%{{.*}}: tensor<48x32xf32>, %{{.*}}: tensor<32xf32>) -> tensor<48x32xf32> attributes {coda.weight_prep}
+// INFER-LABEL: func.func private @coda_norm_weights_48x32_nk_scale1(%{{.*}}: tensor<48x32xf32>, %{{.*}}: tensor<32xf32>) -> tensor<48x32xf32> attributes {coda.weight_prep}
 // INFER:         arith.mulf
 
 // TRAIN-LABEL: func.func @rmsnorm_linear
-// TRAIN-NOT:   call @coda_scale_weights
+// TRAIN-NOT:   call @coda_norm_weights
 // TRAIN:       %[[XG:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<8x32xf32>, tensor<32xf32>)
 // TRAIN:       linalg.matmul ins(%[[XG]], %{{.*}} : tensor<8x32xf32>, tensor<32x48xf32>)
 // TRAIN-NOT:   coda.weight_prep
@@ -44,10 +44,10 @@
 // The (1 + γ) vector is computed in the program and passed to the weight preparation.
 // ONEPLUS-LABEL: func.func @rmsnorm_one_plus_weight
 // ONEPLUS:       %[[G1:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<32xf32>)
-// ONEPLUS:       call @coda_scale_weights_32x48_rows_by1(%arg2, %[[G1]]) : (tensor<32x48xf32>, tensor<32xf32>) -> tensor<32x48xf32>
+// ONEPLUS:       call @coda_norm_weights_32x48_kn_scale1(%arg2, %[[G1]]) : (tensor<32x48xf32>, tensor<32xf32>) -> tensor<32x48xf32>
 
 // RESID-LABEL: func.func @residual_rmsnorm_linear
-// RESID:       call @coda_scale_weights_48x32_cols_by1(%arg4, %arg3)
+// RESID:       call @coda_norm_weights_48x32_nk_scale1(%arg4, %arg3)
 // RESID:       linalg.matmul ins(%[[H:.*]], %{{.*}} : tensor<8x32xf32>, tensor<32x48xf32>)
 
 
