@@ -20,6 +20,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // before kernels are merged.
   pm.addPass(createCSEPass());
   pm.addPass(createCodaFuseGated());
+  pm.addPass(createCodaMergeSiblings());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

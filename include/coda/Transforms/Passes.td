@@ -102,6 +102,20 @@ def CodaFuseCrossEntropy : Pass<"coda-fuse-cross-entropy", "::mlir::func::FuncOp
                            "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
 }
 
+def CodaMergeSiblings : Pass<"coda-merge-siblings", "::mlir::ModuleOp"> {
+  let summary = "Merge projections of the same input (q, k, v) into one coda.gemm";
+  let description = [{
+    `coda.gemm` kernels that read the same A (with the same transposes), each with one stored
+    result of the same element type, no pairwise mode and operands only per row, per column or
+    scalar, become one kernel over the weights concatenated along N (a run-once
+    weight-preparation function). Its epilogue runs each original epilogue on its column range
+    (with the column index shifted back) and selects by column; the original results are
+    slices of the merged one. One kernel reads A once instead of once per projection.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"];
+}
+
 def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::FuncOp"> {
   let summary = "Finish per-row statistics inside the consumer's epilogue";
   let description = [{
