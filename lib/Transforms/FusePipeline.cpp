@@ -3,7 +3,6 @@
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -18,18 +17,18 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   func.addPass(createCodaFuseCrossEntropy());
   // Identical operands (one row statistic reshaped for several kernels) become one value
   // before kernels are merged.
-  pm.addPass(createCSEPass());
+  func.addPass(createCodaCleanupFused());
   pm.addPass(createCodaFuseGated());
   pm.addPass(createCodaMergeSiblings());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());
 }
 
 void mlir::coda::registerCodaFusePipeline() {
   PassPipelineRegistration<CodaFuseOptions>(
       "coda-fuse",
       "Find every GEMM-epilogue opportunity: reparametrize, fuse chains into coda.gemm "
-      "kernels, then canonicalize; ops that cannot be fused stay as they are",
+      "kernels, merge them, then canonicalize what changed; ops that cannot be fused stay as "
+      "they are",
       buildCodaFusePipeline);
 }

@@ -129,6 +129,15 @@ def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::Func
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def CodaCleanupFused : Pass<"coda-cleanup-fused", "::mlir::func::FuncOp"> {
+  let summary = "Canonicalize and CSE the functions that fusion changed, and only those";
+  let description = [{
+    Runs the canonicalizer and CSE on every function that contains a `coda.gemm` or calls a
+    weight-preparation function. Functions fusion did not touch stay exactly as they were, so a
+    program with no fusion opportunity comes out of `--coda-fuse` unchanged.
+  }];
+}
+
 def CodaFuseReport : Pass<"coda-fuse-report", "::mlir::ModuleOp"> {
   let summary = "Print which chains were fused into which kernel and what stayed outside, and why";
   let description = [{
