@@ -1,0 +1,51 @@
+// RUN: coda-opt %s --coda-fuse-report -o %t | FileCheck %s
+// The report is an analysis: the IR comes out unchanged.
+// RUN: coda-opt %s | diff - %t
+
+// CHECK-LABEL: @main: 1 fused kernel, 3 ops outside
+// CHECK-NEXT:    kernel 0 at {{.*}}fuse-report.mlir:[[# @LINE + 18]]:{{[0-9]+}}
+// CHECK-NEXT:      gemm      8x16 · 16x32 (f32, fp32 accumulation)
+// CHECK-NEXT:      operands  %arg2 as col 32
+// CHECK-NEXT:      epilogue  arith.addf
+// CHECK-NEXT:      results   store tensor<8x32xf32>
+// CHECK-NEXT:    outside: linalg.matmul (line [[# @LINE + 20]]): nothing to fuse: no epilogue, no transpose, no sibling product
+// CHECK-NEXT:    outside: linalg.batch_matmul (line [[# @LINE + 22]]): batched product (attention): left for the attention path
+// CHECK-NEXT:    outside: linalg.generic (line [[# @LINE + 22]]): attention (scores, masking, softmax, values): left for the attention path
+// CHECK-NEXT:  @prep (run-once weight preparation): 0 fused kernels, 1 op outside
+// CHECK-NEXT:    (transforms weights once, at load time; not part of the per-call work)
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @main(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>,
+    %y: tensor<8x16xf32>, %q: tensor<2x4x8xf32>, %k: tensor<2x8x4xf32>)
+    -> (tensor<8x32xf32>, tensor<8x32xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %0 = coda.gemm %x, %w : tensor<8x16xf32>, tensor<16x32xf32>
+      with(%b as col : tensor<32xf32>)
+      -> (store tensor<8x32xf32>)
+      epilogue(%acc: f32, %bv: f32, %i: index, %j: index) {
+    %s = arith.addf %acc, %bv : f32
+    coda.yield %s : f32
+  }
+  %1 = linalg.matmul ins(%y, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %es = tensor.empty() : tensor<2x4x4xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %2 = linalg.batch_matmul ins(%q, %k : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%zs : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%2 : tensor<2x4x4xf32>) outs(%es : tensor<2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = math.exp %in : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x4xf32>
+  return %0, %1, %3 : tensor<8x32xf32>, tensor<8x32xf32>, tensor<2x4x4xf32>
+}
+
+func.func private @prep(%w: tensor<16xf32>) -> tensor<16xf32> attributes {coda.weight_prep} {
+  %e = tensor.empty() : tensor<16xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%w : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
