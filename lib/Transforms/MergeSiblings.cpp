@@ -21,7 +21,7 @@ static bool isMergeable(GemmOp g) {
   if (g.getPairwise() || g.isBatched() || g->getNumResults() != 1 || !g.getMode(0).isStore())
     return false;
   for (unsigned i = 0, e = g.getExtras().size(); i < e; ++i)
-    if (g.getRole(i) == OperandRole::Matrix)
+    if (g.getRole(i) == OperandRole::Matrix || g.getRole(i) == OperandRole::Tiled)
       return false;
   return true;
 }

@@ -205,6 +205,13 @@ static SmallVector<Value> buildEpilogue(OpBuilder &b, Location loc, GemmOp op, V
     case OperandRole::Matrix:
       addPairedInput(b, loc, space, extra, {space.row(), space.group()}, count, inputs, maps);
       break;
+    case OperandRole::Tiled: {
+      // Column j reads column j mod T; with pairs, pair g reads pair g mod T/2.
+      int64_t period = cast<ShapedType>(extra.getType()).getShape().back() / count;
+      addPairedInput(b, loc, space, extra, {space.row(), space.group() % period}, count, inputs,
+                     maps);
+      break;
+    }
     }
   }
   unsigned numInputs = inputs.size();

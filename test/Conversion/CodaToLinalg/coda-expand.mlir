@@ -182,6 +182,29 @@ func.func @batched(%a: tensor<2x16x4xf16>, %b: tensor<2x8x16xf16>, %r: tensor<2x
 
 // -----
 
+// Tiled operands are read at column j mod T; with pairs, pair p at pair p mod T/2.
+
+// CHECK-DAG: #[[TILE0:.*]] = affine_map<(d0, d1, d2) -> (d0, d1 mod 4, 0)>
+// CHECK-DAG: #[[TILE1:.*]] = affine_map<(d0, d1, d2) -> (d0, d1 mod 4, 1)>
+// CHECK-LABEL: func.func @tiled
+// CHECK:       %[[T:.*]] = tensor.expand_shape %arg2 {{\[}}[0], [1, 2]] output_shape [4, 4, 2] : tensor<4x8xf32> into tensor<4x4x2xf32>
+// CHECK:       linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[TILE0]], #[[TILE1]], #{{.*}}]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}}, %[[T]], %[[T]] :
+func.func @tiled(%x: tensor<4x8xf32>, %w: tensor<8x32xf32>, %cos: tensor<4x8xf32>)
+    -> tensor<4x32xf32> {
+  %0 = coda.gemm %x, %w pairwise(rotate) : tensor<4x8xf32>, tensor<8x32xf32>
+      with(%cos as tiled : tensor<4x8xf32>)
+      -> (store tensor<4x32xf32>)
+      epilogue(%a: f32, %b: f32, %c0: f32, %c1: f32, %i: index, %p: index) {
+    %x0 = arith.mulf %a, %c0 : f32
+    %x1 = arith.mulf %b, %c1 : f32
+    coda.yield %x0, %x1 : f32, f32
+  }
+  return %0 : tensor<4x32xf32>
+}
+
+// -----
+
 // Programs without coda ops are left exactly as they are (no folding, no clean-up).
 
 // CHECK-LABEL: func.func @untouched

@@ -113,3 +113,20 @@ func.func @batched_transposed_with_indices(%a: tensor<2x16x8xf16>, %b: tensor<2x
   }
   return %0 : tensor<2x8xf32>
 }
+
+// CHECK-LABEL: func.func @tiled_table
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} pairwise(rotate) : tensor<4x8xf32>, tensor<8x16xf32>
+// CHECK-NEXT:    with(%{{.*}} as tiled : tensor<4x8xf32>)
+// CHECK-NEXT:    -> (store tensor<4x16xf32>)
+func.func @tiled_table(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %cos: tensor<4x8xf32>)
+    -> tensor<4x16xf32> {
+  %0 = coda.gemm %x, %w pairwise(rotate) : tensor<4x8xf32>, tensor<8x16xf32>
+      with(%cos as tiled : tensor<4x8xf32>)
+      -> (store tensor<4x16xf32>)
+      epilogue(%a: f32, %b: f32, %c0: f32, %c1: f32, %i: index, %p: index) {
+    %x0 = arith.mulf %a, %c0 : f32
+    %x1 = arith.mulf %b, %c1 : f32
+    coda.yield %x0, %x1 : f32, f32
+  }
+  return %0 : tensor<4x16xf32>
+}

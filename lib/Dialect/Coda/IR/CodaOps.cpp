@@ -24,7 +24,9 @@ static unsigned outArityOf(std::optional<PairwiseMode> mode) {
 }
 
 static unsigned regionArgsForRole(OperandRole role, std::optional<PairwiseMode> mode) {
-  return role == OperandRole::Col || role == OperandRole::Matrix ? inArityOf(mode) : 1;
+  return role == OperandRole::Col || role == OperandRole::Matrix || role == OperandRole::Tiled
+             ? inArityOf(mode)
+             : 1;
 }
 
 /// Region argument types: accumulator(s), operand value(s), then the two indices.
@@ -399,10 +401,25 @@ LogicalResult GemmOp::verify() {
     SmallVector<int64_t> expected;
     if (role != OperandRole::Scalar && isBatched())
       expected.push_back(batch);
-    if (role == OperandRole::Row || role == OperandRole::Matrix)
+    if (role == OperandRole::Row || role == OperandRole::Matrix || role == OperandRole::Tiled)
       expected.push_back(m);
     if (role == OperandRole::Col || role == OperandRole::Matrix)
       expected.push_back(n);
+    if (role == OperandRole::Tiled) {
+      // The period is the operand's own last dimension.
+      int64_t period = type.getRank() == static_cast<int64_t>(expected.size()) + 1
+                           ? type.getShape().back()
+                           : 0;
+      if (period <= 0 || n % period != 0)
+        return emitOpError("operand #")
+               << index << " has role 'tiled' and needs shape " << shapeStr(expected)
+               << " followed by a period that divides N = " << n << ", got "
+               << shapeStr(type.getShape());
+      if (getInArity() == 2 && period % 2 != 0)
+        return emitOpError("operand #") << index << " is tiled with an odd period " << period
+                                        << "; pairwise columns need an even period";
+      expected.push_back(period);
+    }
     if (type.getShape() != ArrayRef<int64_t>(expected))
       return emitOpError("operand #")
              << index << " has role '" << stringifyOperandRole(role) << "' and needs shape "

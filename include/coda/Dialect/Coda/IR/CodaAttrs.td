@@ -16,7 +16,8 @@ def Coda_OperandRole : I32EnumAttr<"OperandRole",
       I32EnumAttrCase<"Scalar", 0, "scalar">,
       I32EnumAttrCase<"Row", 1, "row">,
       I32EnumAttrCase<"Col", 2, "col">,
-      I32EnumAttrCase<"Matrix", 3, "matrix">]> {
+      I32EnumAttrCase<"Matrix", 3, "matrix">,
+      I32EnumAttrCase<"Tiled", 4, "tiled">]> {
   let cppNamespace = "::mlir::coda";
   let genSpecializedAttr = 0;
 }
@@ -65,7 +66,8 @@ class Coda_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 def Coda_OperandRoleAttr : EnumAttr<Coda_Dialect, Coda_OperandRole, "role"> {
-  let summary = "role of an epilogue operand: scalar, row [M], col [N] or matrix [M, N]";
+  let summary = "role of an epilogue operand: scalar, row [M], col [N], matrix [M, N] or tiled "
+                "[M, T] (read at column j mod T)";
   let assemblyFormat = "`<` $value `>`";
 }
 

@@ -34,7 +34,9 @@ def Coda_GemmOp : Coda_Op<"gemm", [
     every result carries it too. Shapes are static.
 
     **Operands** (`with(...)`) each have a role: `scalar` (rank 0), `row` (`[M]`), `col`
-    (`[N]`) or `matrix` (`[M, N]`); element types are floats or integers (e.g. labels).
+    (`[N]`), `matrix` (`[M, N]`) or `tiled` (`[M, T]` with T dividing N, read at column
+    `j mod T`: a per-row table repeated across column blocks, such as RoPE's cos/sin per
+    position and head dimension); element types are floats or integers (e.g. labels).
 
     **Pairwise mode.** Without `pairwise`, the region runs once per accumulator element
     `(i, j)`. With `pairwise(contract)` and `pairwise(rotate)` it runs once per column pair
