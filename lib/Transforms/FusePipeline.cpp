@@ -20,6 +20,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   func.addPass(createCodaCleanupFused());
   pm.addPass(createCodaFuseGated());
   pm.addPass(createCodaMergeSiblings());
+  pm.addPass(createCodaFuseRope());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());
 }

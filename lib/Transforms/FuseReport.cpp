@@ -32,10 +32,36 @@ static bool comesFromAttention(Value v, DenseMap<Value, bool> &memo) {
   return result;
 }
 
-static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo) {
+/// Whether `v` (through any ops) only ends up in attention: a batched product, before any
+/// weight product (the attention mask, for instance).
+static bool feedsAttention(Value v, DenseMap<Value, bool> &memo,
+                           DenseMap<Value, bool> &backward) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  memo[v] = false;
+  bool result = !v.use_empty();
+  for (Operation *user : v.getUsers()) {
+    // Joining the attention data flow (the mask added to the scores) is feeding attention.
+    if (isa<linalg::BatchMatmulOp>(user) ||
+        llvm::any_of(user->getOperands(), [&](Value o) { return comesFromAttention(o, backward); }))
+      continue;
+    if (isa<GemmOp, linalg::MatmulOp, func::ReturnOp>(user) || user->getNumResults() == 0) {
+      result = false;
+      break;
+    }
+    result &= llvm::all_of(user->getResults(),
+                           [&](Value r) { return feedsAttention(r, memo, backward); });
+  }
+  memo[v] = result;
+  return result;
+}
+
+static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo,
+                             DenseMap<Value, bool> &forward) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
     return whyContractionIsNotFused(cast<linalg::LinalgOp>(op));
-  if (llvm::any_of(op->getOperands(), [&](Value o) { return comesFromAttention(o, memo); }))
+  if (llvm::any_of(op->getOperands(), [&](Value o) { return comesFromAttention(o, memo); }) ||
+      llvm::all_of(op->getResults(), [&](Value r) { return feedsAttention(r, forward, memo); }))
     return "attention (scores, masking, softmax, values): left for the attention path";
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   bool readsGemm = llvm::any_of(op->getOperands(), [](Value o) {
@@ -53,6 +79,12 @@ static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo) {
   }
   if (readsGemm)
     return "elementwise op on kernel results that no single kernel could absorb";
+  // x² feeding the fallback row sum of a norm's statistics.
+  if (!op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {
+        auto reduction = dyn_cast<linalg::LinalgOp>(user);
+        return reduction && reduction.getNumReductionLoops() > 0;
+      }))
+    return "feeds a reduction of a value no GEMM produces (part of the documented fallback)";
   return "elementwise op on values no GEMM produces";
 }
 
@@ -83,12 +115,12 @@ struct CodaFuseReportPass : coda::impl::CodaFuseReportBase<CodaFuseReportPass> {
       AsmState state(func);
       for (auto [index, gemm] : llvm::enumerate(kernels))
         printKernelSummary(os, gemm, index, state);
-      DenseMap<Value, bool> memo;
+      DenseMap<Value, bool> memo, forward;
       for (Operation *op : outside) {
         os << "  outside: " << op->getName();
         if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
           os << " (line " << loc.getLine() << ")";
-        os << ": " << reasonFor(op, memo) << "\n";
+        os << ": " << reasonFor(op, memo, forward) << "\n";
       }
     }
     markAllAnalysesPreserved();

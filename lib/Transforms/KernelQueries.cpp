@@ -3,6 +3,9 @@
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Transforms/Fusion.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::coda;
 
@@ -23,6 +26,15 @@ bool mlir::coda::isDataMovement(Operation *op) {
   if (!generic)
     return false;
   Block *body = generic.getBody();
+  // A gather: index arithmetic and tensor.extract only.
+  if (llvm::all_of(body->without_terminator(), [](Operation &inner) {
+        return isa<tensor::ExtractOp, linalg::IndexOp, arith::ConstantOp, arith::AddIOp,
+                   arith::SubIOp, arith::MulIOp, arith::DivUIOp, arith::RemUIOp, arith::CmpIOp,
+                   arith::SelectOp, arith::AndIOp>(inner);
+      }) &&
+      llvm::any_of(body->without_terminator(),
+                   [](Operation &inner) { return isa<tensor::ExtractOp>(inner); }))
+    return true;
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   return body->getOperations().size() == 1 &&
          llvm::all_of(yield.getValues(), [&](Value v) {

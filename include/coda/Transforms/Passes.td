@@ -116,6 +116,30 @@ def CodaMergeSiblings : Pass<"coda-merge-siblings", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"];
 }
 
+def CodaFuseRope : Pass<"coda-fuse-rope", "::mlir::ModuleOp"> {
+  let summary = "Rotate-half RoPE after a q/k projection as a pairwise(rotate) epilogue";
+  let description = [{
+    Matches rotate-half rotary embeddings as torch-mlir writes them on heads of a fused
+    projection (`x * cos + cat(-x2, x1) * sin` on the `[H, M, HD]` view of a column range of a
+    `coda.gemm` result, with `cos`/`sin` given per position and head dimension `[M, HD]`) and
+    moves them into the projection's epilogue:
+
+    * the weight columns of each head are permuted (run-once weight preparation) so that the
+      rotated pairs `(d, d + HD/2)` become adjacent columns `(2d, 2d + 1)`;
+    * the gemm runs in `pairwise(rotate)` mode: on pairs inside a rotated range it applies the
+      rotation with `cos`/`sin` permuted alike and read as `tiled` operands (period `HD`); other
+      pairs (v, or anything not rotated) pass through unchanged;
+    * the consumers read the rotated heads in the permuted order. When they only use them
+      through a product contracting the head dimension with another head tensor permuted the
+      same way (attention's `q · kᵀ`), nothing else is needed: `(q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ`
+      for a permutation matrix `P`. Otherwise the original order is restored with strided
+      slices.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::FuncOp"> {
   let summary = "Finish per-row statistics inside the consumer's epilogue";
   let description = [{

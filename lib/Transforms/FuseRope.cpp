@@ -1,0 +1,473 @@
+//===- FuseRope.cpp - rotate-half RoPE as a pairwise(rotate) epilogue -----===//
+//
+// torch-mlir writes `rope(x) = x * cos + cat(-x[..., HD/2:], x[..., :HD/2]) * sin` on the
+// [H, M, HD] view (expand + transpose) of a projection's columns. In head-local terms:
+//
+//   out[d]        = x[d] cos[d]               - x[d + HD/2] sin[d]
+//   out[d + HD/2] = x[d + HD/2] cos[d + HD/2] + x[d] sin[d + HD/2]        (d < HD/2)
+//
+// so (d, d + HD/2) is a rotated pair. Permuting each head's weight columns to put the pair at
+// columns (2d, 2d + 1) makes it a pairwise(rotate) epilogue; cos and sin, permuted alike, are
+// `tiled` operands with period HD.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAFUSEROPE
+#include "coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+namespace {
+/// One rotated column range [c0, c0 + width) of a gemm result, in heads of `hd` columns.
+struct RopeRange {
+  int64_t c0, width, heads, hd;
+  Value cos, sin; // [M, HD]
+  SmallVector<Operation *> ops; // the matched ops, consumers first
+  Value rotated;  // the [H, M, HD] result of the rotation
+};
+} // namespace
+
+/// The single computing op of a generic's body, or null.
+static Operation *soleOp(linalg::GenericOp g) {
+  Block *body = g.getBody();
+  if (body->getOperations().size() != 2)
+    return nullptr;
+  Operation *op = &body->front();
+  return cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] == op->getResult(0) ? op
+                                                                                          : nullptr;
+}
+
+static Operation *singleUser(Value v) {
+  return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
+}
+
+/// `x op other` elementwise over 3 loops with `x` read by identity and `other` by `otherMap`
+/// (null: identity too). Returns the other operand.
+template <typename Op>
+static Value matchBinary(Operation *user, Value x, std::optional<AffineMap> otherMap) {
+  auto g = dyn_cast_or_null<linalg::GenericOp>(user);
+  if (!g || g.getNumLoops() != 3 || g.getNumReductionLoops() || g.getNumDpsInputs() != 2 ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() || !isa_and_nonnull<Op>(soleOp(g)))
+    return nullptr;
+  OpOperand *a = g.getDpsInputOperand(0), *b = g.getDpsInputOperand(1);
+  if (b->get() == x)
+    std::swap(a, b);
+  if (a->get() != x || !g.getMatchingIndexingMap(a).isIdentity())
+    return nullptr;
+  AffineMap expected = otherMap ? *otherMap : g.getMatchingIndexingMap(a);
+  return g.getMatchingIndexingMap(b) == expected ? b->get() : nullptr;
+}
+
+/// Matches the rotation on `columns` ([M, width], a gemm result or a slice of one).
+static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
+  MLIRContext *ctx = columns.getContext();
+  auto type = cast<RankedTensorType>(columns.getType());
+  auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(singleUser(columns));
+  if (!expand || expand.getResultType().getRank() != 3 ||
+      expand.getReassociationIndices() != SmallVector<ReassociationIndices>{{0}, {1, 2}})
+    return std::nullopt;
+  auto transpose = dyn_cast_or_null<linalg::TransposeOp>(singleUser(expand.getResult()));
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
+    return std::nullopt;
+  Value heads = transpose->getResult(0);
+  auto headType = cast<RankedTensorType>(heads.getType());
+  int64_t h = headType.getDimSize(0), m = headType.getDimSize(1), hd = headType.getDimSize(2);
+  if (hd % 2 || c0 % hd || m != type.getDimSize(0))
+    return std::nullopt;
+  AffineMap table = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+
+  RopeRange r{c0, type.getDimSize(1), h, hd, nullptr, nullptr, {}, nullptr};
+  linalg::GenericOp mulCos;
+  tensor::ExtractSliceOp lo, hi;
+  for (Operation *user : heads.getUsers()) {
+    if (auto s = dyn_cast<tensor::ExtractSliceOp>(user)) {
+      if (!s.hasUnitStride() || s.getStaticSizes() != ArrayRef<int64_t>{h, m, hd / 2})
+        return std::nullopt;
+      ArrayRef<int64_t> off = s.getStaticOffsets();
+      if (off == ArrayRef<int64_t>{0, 0, 0})
+        lo = s;
+      else if (off == ArrayRef<int64_t>{0, 0, hd / 2})
+        hi = s;
+      else
+        return std::nullopt;
+    } else if (Value cos = matchBinary<arith::MulFOp>(user, heads, table)) {
+      mulCos = cast<linalg::GenericOp>(user);
+      r.cos = cos;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!mulCos || !lo || !hi || !hi->hasOneUse() || !lo->hasOneUse() || !mulCos->hasOneUse())
+    return std::nullopt;
+  auto neg = dyn_cast_or_null<linalg::GenericOp>(singleUser(hi.getResult()));
+  if (!neg || neg.getNumDpsInputs() != 1 || !isa_and_nonnull<arith::NegFOp>(soleOp(neg)) ||
+      !neg.getMatchingIndexingMap(neg.getDpsInputOperand(0)).isIdentity())
+    return std::nullopt;
+  auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(neg->getResult(0)));
+  if (!concat || concat.getDim() != 2 || concat.getInputs().size() != 2 ||
+      concat.getInputs()[0] != neg->getResult(0) || concat.getInputs()[1] != lo.getResult() ||
+      !concat->hasOneUse())
+    return std::nullopt;
+  Operation *sinUser = singleUser(concat.getResult());
+  r.sin = matchBinary<arith::MulFOp>(sinUser, concat.getResult(), table);
+  if (!r.sin || !sinUser->hasOneUse())
+    return std::nullopt;
+  Operation *addUser = singleUser(mulCos->getResult(0));
+  if (!addUser || addUser != singleUser(sinUser->getResult(0)) ||
+      !matchBinary<arith::AddFOp>(addUser, mulCos->getResult(0), std::nullopt))
+    return std::nullopt;
+  if (r.cos.getType() != r.sin.getType() ||
+      cast<RankedTensorType>(r.cos.getType()).getShape() != ArrayRef<int64_t>{m, hd})
+    return std::nullopt;
+  r.rotated = addUser->getResult(0);
+  r.ops = {addUser, sinUser, concat, neg, hi, lo, mulCos, transpose, expand};
+  return r;
+}
+
+/// The original column of new column `n`: inside a rotated range, new column base + 2p + odd
+/// of a head holds the head's column p + odd * HD/2.
+static Value originalColumn(OpBuilder &b, Location loc, Value n, ArrayRef<RopeRange> ranges) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  Value result = n;
+  for (const RopeRange &r : ranges) {
+    Value local = arith::SubIOp::create(b, loc, n, cst(r.c0));
+    Value head = arith::DivUIOp::create(b, loc, local, cst(r.hd));
+    Value within = arith::RemUIOp::create(b, loc, local, cst(r.hd));
+    Value pair = arith::DivUIOp::create(b, loc, within, cst(2));
+    Value odd = arith::RemUIOp::create(b, loc, within, cst(2));
+    Value orig = arith::AddIOp::create(
+        b, loc, cst(r.c0),
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, head, cst(r.hd)),
+                              arith::AddIOp::create(b, loc, pair,
+                                                    arith::MulIOp::create(b, loc, odd, cst(r.hd / 2)))));
+    Value inside = arith::AndIOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n, cst(r.c0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, cst(r.c0 + r.width)));
+    result = arith::SelectOp::create(b, loc, inside, orig, result);
+  }
+  return result;
+}
+
+/// A gather `out[..., n, ...] = in[..., perm(n), ...]` along `dim` as a linalg.generic.
+static Value gatherAlong(OpBuilder &b, Location loc, Value in, unsigned dim,
+                         function_ref<Value(OpBuilder &, Location, Value)> perm) {
+  auto type = cast<RankedTensorType>(in.getType());
+  unsigned rank = type.getRank();
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{}, ValueRange{empty},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               SmallVector<Value> indices;
+               for (unsigned d = 0; d < rank; ++d)
+                 indices.push_back(linalg::IndexOp::create(nb, l, d));
+               indices[dim] = perm(nb, l, indices[dim]);
+               linalg::YieldOp::create(nb, l, tensor::ExtractOp::create(nb, l, in, indices).getResult());
+             })
+      ->getResult(0);
+}
+
+/// The weight-preparation function permuting the weight's N dimension.
+static func::FuncOp createPermuteWeights(ModuleOp module, RankedTensorType type, unsigned nDim,
+                                         ArrayRef<RopeRange> ranges) {
+  std::string name = "coda_rope_permute_" + std::to_string(type.getDimSize(0)) + "x" +
+                     std::to_string(type.getDimSize(1));
+  for (const RopeRange &r : ranges)
+    name += "_c" + std::to_string(r.c0) + "w" + std::to_string(r.width) + "d" + std::to_string(r.hd);
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = module.getLoc();
+  auto func = func::FuncOp::create(b, loc, name, b.getFunctionType({type}, {type}));
+  func.setPrivate();
+  func->setAttr(CodaDialect::getWeightPrepAttrName(), b.getUnitAttr());
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Value permuted = gatherAlong(b, loc, entry->getArgument(0), nDim,
+                               [&](OpBuilder &nb, Location l, Value n) {
+                                 return originalColumn(nb, l, n, ranges);
+                               });
+  func::ReturnOp::create(b, loc, permuted);
+  return func;
+}
+
+/// Follows `v` ([H, M, HD] heads) through ops that keep the head dimension d intact (copies
+/// that broadcast other dimensions, as GQA's repeat_interleave does; reshapes of the other
+/// dimensions; the transpose [0, 2, 1]) to a linalg.batch_matmul that contracts d. Returns the
+/// product and whether v is its left operand; null when v is used any other way.
+static std::pair<linalg::BatchMatmulOp, bool> contractedOverHeadDim(Value v) {
+  unsigned dPos = 2; // where d is in the current value
+  while (true) {
+    Operation *user = singleUser(v);
+    if (!user)
+      return {nullptr, false};
+    unsigned rank = cast<RankedTensorType>(v.getType()).getRank();
+    if (auto mm = dyn_cast<linalg::BatchMatmulOp>(user)) {
+      if (mm.hasUserDefinedMaps())
+        return {nullptr, false};
+      bool lhs = mm.getDpsInputs()[0] == v;
+      // A [B, M, K] x [B, K, N]: K is dim 2 of the left operand and dim 1 of the right one.
+      bool contracted = rank == 3 && (lhs ? dPos == 2 : (mm.getDpsInputs()[1] == v && dPos == 1));
+      return contracted ? std::make_pair(mm, lhs) : std::make_pair(linalg::BatchMatmulOp(), false);
+    }
+    if (auto t = dyn_cast<linalg::TransposeOp>(user)) {
+      ArrayRef<int64_t> perm = t.getPermutation();
+      unsigned next = llvm::find(perm, static_cast<int64_t>(dPos)) - perm.begin();
+      dPos = next;
+      v = t->getResult(0);
+      continue;
+    }
+    if (auto c = dyn_cast<tensor::CollapseShapeOp>(user)) {
+      // d must be a group of its own; it keeps its position among the groups.
+      unsigned group = 0;
+      bool alone = false;
+      for (auto [index, assoc] : llvm::enumerate(c.getReassociationIndices()))
+        if (llvm::is_contained(assoc, static_cast<int64_t>(dPos))) {
+          group = index;
+          alone = assoc.size() == 1;
+        }
+      if (!alone)
+        return {nullptr, false};
+      dPos = group;
+      v = c.getResult();
+      continue;
+    }
+    auto g = dyn_cast<linalg::GenericOp>(user);
+    if (!g || g.getNumDpsInputs() != 1 || g->getNumResults() != 1 || g.getNumReductionLoops() ||
+        !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+      return {nullptr, false};
+    Block *body = g.getBody();
+    if (body->getOperations().size() != 1 ||
+        cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] != body->getArgument(0))
+      return {nullptr, false};
+    // A broadcast: d is read as some loop dimension, which is where it ends up.
+    AffineMap in = g.getMatchingIndexingMap(g.getDpsInputOperand(0));
+    auto dim = dyn_cast<AffineDimExpr>(in.getResult(dPos));
+    if (!dim)
+      return {nullptr, false};
+    dPos = dim.getPosition();
+    v = g->getResult(0);
+  }
+}
+
+static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
+  if (gemm.getPairwise() || gemm.isBatched() || gemm->getNumResults() != 1 ||
+      !gemm.getMode(0).isStore() || gemm.getN() % 2)
+    return false;
+  for (unsigned i = 0, e = gemm.getExtras().size(); i < e; ++i)
+    if (gemm.getRole(i) == OperandRole::Matrix || gemm.getRole(i) == OperandRole::Tiled)
+      return false;
+  Value result = gemm->getResult(0);
+  int64_t n = gemm.getN();
+
+  // Every reader is a column slice (or the rotation itself on all columns).
+  SmallVector<RopeRange> ranges;
+  SmallVector<std::pair<int64_t, int64_t>> plainSlices;
+  for (Operation *user : result.getUsers()) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
+      if (!slice.hasUnitStride() || slice.getStaticOffsets()[0] != 0 ||
+          slice.getStaticSizes()[0] != gemm.getM() || ShapedType::isDynamic(slice.getStaticOffsets()[1]))
+        return false;
+      int64_t c0 = slice.getStaticOffsets()[1];
+      if (std::optional<RopeRange> r = matchRope(slice.getResult(), c0)) {
+        r->ops.push_back(slice);
+        ranges.push_back(*r);
+      } else {
+        plainSlices.push_back({c0, slice.getStaticSizes()[1]});
+      }
+      continue;
+    }
+    std::optional<RopeRange> r = matchRope(result, 0);
+    if (!r || !result.hasOneUse())
+      return false;
+    ranges.push_back(*r);
+  }
+  if (ranges.empty())
+    return false;
+  for (const RopeRange &r : ranges) {
+    if (r.cos != ranges.front().cos || r.sin != ranges.front().sin || r.hd != ranges.front().hd)
+      return false;
+    for (auto [c0, width] : plainSlices)
+      if (c0 < r.c0 + r.width && r.c0 < c0 + width)
+        return false; // something reads rotated columns without the rotation
+  }
+  for (Value table : {ranges.front().cos, ranges.front().sin})
+    if (Operation *def = table.getDefiningOp(); def && !def->isBeforeInBlock(gemm))
+      return false;
+
+  Location loc = gemm.getLoc();
+  rewriter.setInsertionPoint(gemm);
+  int64_t hd = ranges.front().hd;
+  auto permute = [&](OpBuilder &b, Location l, Value col) { return originalColumn(b, l, col, ranges); };
+
+  // Weights (run once) and column operands (per call, O(N)) permuted; the tables permuted
+  // within a head: new column 2p + odd holds column p + odd * HD/2.
+  unsigned nDim = gemm.getTransposeB() ? 0 : 1;
+  func::FuncOp prep = createPermuteWeights(
+      module, cast<RankedTensorType>(gemm.getB().getType()), nDim, ranges);
+  Value weight = func::CallOp::create(rewriter, loc, prep, ValueRange{gemm.getB()}).getResult(0);
+  SmallVector<Value> extras;
+  SmallVector<OperandRole> roles;
+  for (unsigned i = 0, e = gemm.getExtras().size(); i < e; ++i) {
+    Value v = gemm.getExtras()[i];
+    if (gemm.getRole(i) == OperandRole::Col)
+      v = gatherAlong(rewriter, loc, v, 0, permute);
+    extras.push_back(v);
+    roles.push_back(gemm.getRole(i));
+  }
+  auto withinHead = [&](OpBuilder &b, Location l, Value col) {
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v).getResult(); };
+    Value pair = arith::DivUIOp::create(b, l, col, cst(2));
+    Value odd = arith::RemUIOp::create(b, l, col, cst(2));
+    return arith::AddIOp::create(b, l, pair, arith::MulIOp::create(b, l, odd, cst(hd / 2)))
+        .getResult();
+  };
+  extras.push_back(gatherAlong(rewriter, loc, ranges.front().cos, 1, withinHead));
+  roles.push_back(OperandRole::Tiled);
+  extras.push_back(gatherAlong(rewriter, loc, ranges.front().sin, 1, withinHead));
+  roles.push_back(OperandRole::Tiled);
+
+  Type storedType = cast<ShapedType>(result.getType()).getElementType();
+  auto rotated = GemmOp::create(
+      rewriter, loc, TypeRange{result.getType()}, gemm.getA(), weight, extras, roles,
+      ValueRange{}, {gemm.getMode(0)}, gemm.getTransposeA(), gemm.getTransposeB(),
+      PairwiseMode::Rotate, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value row = args[args.size() - 2], pair = args[args.size() - 1];
+        Value two = arith::ConstantIndexOp::create(b, l, 2);
+        Value one = arith::ConstantIndexOp::create(b, l, 1);
+        Value evenCol = arith::MulIOp::create(b, l, pair, two);
+        Value oddCol = arith::AddIOp::create(b, l, evenCol, one);
+        // The original epilogue on each column of the pair, at its original column index.
+        auto original = [&](unsigned side, Value column) {
+          Block &body = gemm.getEpilogue().front();
+          IRMapping mapping;
+          mapping.map(body.getArgument(0), args[side]);
+          unsigned next = 2;
+          for (unsigned i = 0, e = gemm.getExtras().size(); i < e; ++i) {
+            unsigned count = roles[i] == OperandRole::Col ? 2 : 1;
+            mapping.map(gemm.getExtraArgs(i).front(), args[next + (count == 2 ? side : 0)]);
+            next += count;
+          }
+          mapping.map(gemm.getRowIndexArg(), row);
+          mapping.map(gemm.getColIndexArg(), originalColumn(b, l, column, ranges));
+          for (Operation &op : body.without_terminator())
+            b.clone(op, mapping);
+          return mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
+        };
+        Value x0 = original(0, evenCol), x1 = original(1, oddCol);
+        unsigned tables = args.size() - 6;
+        Value cos0 = args[tables], cos1 = args[tables + 1], sin0 = args[tables + 2],
+              sin1 = args[tables + 3];
+        Value r0 = arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, x0, cos0),
+                                         arith::MulFOp::create(b, l, x1, sin0));
+        Value r1 = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, x1, cos1),
+                                         arith::MulFOp::create(b, l, x0, sin1));
+        Value inside = arith::ConstantIntOp::create(b, l, b.getI1Type(), 0);
+        for (const RopeRange &r : ranges) {
+          Value lo = arith::ConstantIndexOp::create(b, l, r.c0);
+          Value hi = arith::ConstantIndexOp::create(b, l, r.c0 + r.width);
+          Value in = arith::AndIOp::create(
+              b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, evenCol, lo),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, evenCol, hi));
+          inside = arith::OrIOp::create(b, l, inside, in);
+        }
+        YieldOp::create(b, l, ValueRange{arith::SelectOp::create(b, l, inside, r0, x0),
+                                         arith::SelectOp::create(b, l, inside, r1, x1)});
+      });
+  (void)storedType;
+  if (auto bytes = gemm->getAttrOfType<DenseI64ArrayAttr>(kUnfusedBytesAttr)) {
+    Traffic before{bytes[0], bytes[1]};
+    for (const RopeRange &r : ranges)
+      for (Operation *op : r.ops)
+        if (isKernel(op))
+          before += kernelTraffic(op);
+    rotated->setAttr(kUnfusedBytesAttr, rewriter.getDenseI64ArrayAttr({before.read, before.written}));
+  }
+
+  // Ranges whose rotated heads meet only in a product contracting the head dimension, one as
+  // the left and one as the right operand, keep the permuted order: with P the permutation,
+  // (q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ since P Pᵀ = I. The others get the original order back.
+  DenseSet<unsigned> keepPermuted;
+  for (unsigned a = 0; a < ranges.size(); ++a) {
+    auto [mmA, lhsA] = contractedOverHeadDim(ranges[a].rotated);
+    if (!mmA || !lhsA)
+      continue;
+    for (unsigned b = 0; b < ranges.size(); ++b) {
+      auto [mmB, lhsB] = contractedOverHeadDim(ranges[b].rotated);
+      if (b != a && mmB == mmA && !lhsB) {
+        keepPermuted.insert(a);
+        keepPermuted.insert(b);
+      }
+    }
+  }
+
+  // Readers of rotated heads get them from the new result; unless kept permuted, in the
+  // original head order: even columns hold the first half of a head, odd columns the second.
+  Value rotatedColumns = rotated->getResult(0);
+  for (auto [index, r] : llvm::enumerate(ranges)) {
+    rewriter.setInsertionPointAfter(r.rotated.getDefiningOp());
+    auto headType = cast<RankedTensorType>(r.rotated.getType());
+    Value cols = rotatedColumns;
+    if (r.width != n)
+      cols = tensor::ExtractSliceOp::create(
+          rewriter, loc, rotatedColumns, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(r.c0)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(gemm.getM()), rewriter.getIndexAttr(r.width)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)});
+    auto expandedType = RankedTensorType::get({gemm.getM(), r.heads, r.hd}, headType.getElementType());
+    Value expanded = tensor::ExpandShapeOp::create(rewriter, loc, expandedType, cols,
+                                                   SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    Value heads = linalg::TransposeOp::create(
+                      rewriter, loc, expanded,
+                      tensor::EmptyOp::create(rewriter, loc, headType.getShape(), headType.getElementType()),
+                      ArrayRef<int64_t>{1, 0, 2})
+                      ->getResult(0);
+    if (keepPermuted.contains(index)) {
+      rewriter.replaceAllUsesWith(r.rotated, heads);
+      continue;
+    }
+    SmallVector<Value> halves;
+    for (int64_t start : {0, 1}) {
+      SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(start)};
+      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(r.heads),
+                                      rewriter.getIndexAttr(gemm.getM()),
+                                      rewriter.getIndexAttr(r.hd / 2)};
+      SmallVector<OpFoldResult> strides{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+                                        rewriter.getIndexAttr(2)};
+      halves.push_back(tensor::ExtractSliceOp::create(rewriter, loc, heads, offsets, sizes, strides));
+    }
+    Value restored = tensor::ConcatOp::create(rewriter, loc, 2, halves);
+    rewriter.replaceAllUsesWith(r.rotated, restored);
+  }
+  for (const RopeRange &r : ranges)
+    for (Operation *op : r.ops)
+      rewriter.eraseOp(op);
+  rewriter.replaceAllUsesWith(result, rotatedColumns);
+  rewriter.eraseOp(gemm);
+  return true;
+}
+
+namespace {
+struct CodaFuseRopePass : coda::impl::CodaFuseRopeBase<CodaFuseRopePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<GemmOp> gemms;
+    module.walk([&](GemmOp op) { gemms.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (GemmOp gemm : gemms)
+      fuseRope(gemm, module, rewriter);
+  }
+};
+} // namespace

@@ -1,0 +1,192 @@
+// Rotate-half RoPE from torch-mlir output (rope(x) = x * cos + cat(-x2, x1) * sin on the
+// [H, M, HD] heads of the q and k projections) becomes a pairwise(rotate) epilogue of the merged
+// projection, with each head's weight columns permuted so rotated pairs (d, d + HD/2) are
+// adjacent and cos/sin permuted alike as tiled operands.
+//
+// Why q·kᵀ is unchanged: the permuted heads are q P and k P for one permutation matrix P of the
+// head dimension, and (q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ because P Pᵀ = I. When the rotated heads
+// only meet in that product (qk_rope_scores) they stay permuted; when q is also returned
+// (qk_rope) the original order is restored with two stride-2 slices. Both runs below compare
+// the rewritten program with the original on random inputs.
+// RUN: split-file %s %t
+// RUN: coda-opt --coda-fuse %t/qk_rope_scores.mlir -o %t/qk_rope_scores.fused.mlir
+// RUN: coda-run %t/qk_rope_scores.fused.mlir --against %t/qk_rope_scores.mlir | FileCheck %s --check-prefix=SAME
+// RUN: coda-opt --coda-fuse %t/qk_rope.mlir -o %t/qk_rope.fused.mlir
+// RUN: coda-run %t/qk_rope.fused.mlir --against %t/qk_rope.mlir | FileCheck %s --check-prefix=SAME
+// RUN: FileCheck %s --check-prefix=SCORES < %t/qk_rope_scores.fused.mlir
+// RUN: FileCheck %s --check-prefix=RESTORE < %t/qk_rope.fused.mlir
+// SAME-NOT: MISMATCH
+// SAME: result #0: {{.*}}: ok
+// SAME-NOT: MISMATCH
+
+// SCORES-LABEL: func.func @qk_rope_scores
+// SCORES:       %[[W:.*]] = call @coda_rope_permute_32x32_{{.*}}d8{{.*}}d8(%{{.*}}) : (tensor<32x32xf32>) -> tensor<32x32xf32>
+// SCORES:       %[[COS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x8xf32>)
+// SCORES:         tensor.extract %arg3
+// SCORES:       %[[SIN:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x8xf32>)
+// SCORES:         tensor.extract %arg4
+// SCORES:       %[[G:.*]] = coda.gemm %arg0, %[[W]] transpose_b pairwise(rotate) : tensor<8x32xf32>, tensor<32x32xf32>
+// SCORES-NEXT:    with(%[[COS]] as tiled : tensor<8x8xf32>, %[[SIN]] as tiled : tensor<8x8xf32>)
+// SCORES-NEXT:    -> (store tensor<8x32xf32>)
+// SCORES-NEXT:    epilogue(%[[X0:.*]]: f32, %[[X1:.*]]: f32, %[[C0:.*]]: f32, %[[C1:.*]]: f32, %[[S0:.*]]: f32, %[[S1:.*]]: f32, %{{.*}}: index, %{{.*}}: index) {
+// SCORES-DAG:     %[[A:.*]] = arith.mulf %[[X0]], %[[C0]] : f32
+// SCORES-DAG:     %[[B:.*]] = arith.mulf %[[X1]], %[[S0]] : f32
+// SCORES:         arith.subf %[[A]], %[[B]] : f32
+// SCORES:         coda.yield
+// SCORES-NOT:   tensor.concat
+// SCORES:       linalg.batch_matmul
+// SCORES-LABEL: func.func private @coda_rope_permute_32x32
+// SCORES-SAME:    attributes {coda.weight_prep}
+
+// RESTORE-LABEL: func.func @qk_rope
+// RESTORE:       coda.gemm {{.*}} pairwise(rotate)
+// RESTORE:       tensor.extract_slice %{{.*}}[0, 0, 0] [2, 8, 4] [1, 1, 2]
+// RESTORE:       tensor.extract_slice %{{.*}}[0, 0, 1] [2, 8, 4] [1, 1, 2]
+// RESTORE:       tensor.concat dim(2)
+
+
+//--- qk_rope_scores.mlir
+// q, k = rope(x @ wq.t() as [H, M, HD], cos, sin), rope(x @ wk.t() ...); return q @ k.transpose(1, 2)
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+module {
+  func.func @qk_rope_scores(%arg0: tensor<8x32xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<16x32xf32>, %arg3: tensor<8x8xf32>, %arg4: tensor<8x8xf32>) -> tensor<2x8x8xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<32x16xf32>
+    %transposed = linalg.transpose ins(%arg1 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %1 = tensor.empty() : tensor<8x16xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = linalg.matmul ins(%arg0, %transposed : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded = tensor.expand_shape %3 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %4 = tensor.empty() : tensor<2x8x8xf32>
+    %transposed_0 = linalg.transpose ins(%expanded : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %transposed_1 = linalg.transpose ins(%arg2 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %5 = linalg.matmul ins(%arg0, %transposed_1 : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded_2 = tensor.expand_shape %5 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %transposed_3 = linalg.transpose ins(%expanded_2 : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %6 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%transposed_0, %arg3 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %extracted_slice = tensor.extract_slice %transposed_0[0, 0, 4] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %7 = tensor.empty() : tensor<2x8x4xf32>
+    %8 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice : tensor<2x8x4xf32>) outs(%7 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %17 = arith.negf %in : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x4xf32>
+    %extracted_slice_4 = tensor.extract_slice %transposed_0[0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %concat = tensor.concat dim(2) %8, %extracted_slice_4 : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    %9 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%concat, %arg4 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %10 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%6, %9 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.addf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %11 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%transposed_3, %arg3 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %extracted_slice_5 = tensor.extract_slice %transposed_3[0, 0, 4] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %12 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_5 : tensor<2x8x4xf32>) outs(%7 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %17 = arith.negf %in : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x4xf32>
+    %extracted_slice_6 = tensor.extract_slice %transposed_3[0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %concat_7 = tensor.concat dim(2) %12, %extracted_slice_6 : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    %13 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%concat_7, %arg4 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %14 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%11, %13 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.addf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %transposed_8 = linalg.transpose ins(%14 : tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [0, 2, 1] 
+    %15 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    %16 = linalg.batch_matmul ins(%10, %transposed_8 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%15 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    return %16 : tensor<2x8x8xf32>
+  }
+}
+
+//--- qk_rope.mlir
+// same, returning q @ k.transpose(1, 2) and the rotated q itself
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+module {
+  func.func @qk_rope(%arg0: tensor<8x32xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<16x32xf32>, %arg3: tensor<8x8xf32>, %arg4: tensor<8x8xf32>) -> (tensor<2x8x8xf32>, tensor<2x8x8xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<32x16xf32>
+    %transposed = linalg.transpose ins(%arg1 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %1 = tensor.empty() : tensor<8x16xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = linalg.matmul ins(%arg0, %transposed : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded = tensor.expand_shape %3 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %4 = tensor.empty() : tensor<2x8x8xf32>
+    %transposed_0 = linalg.transpose ins(%expanded : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %transposed_1 = linalg.transpose ins(%arg2 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %5 = linalg.matmul ins(%arg0, %transposed_1 : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded_2 = tensor.expand_shape %5 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %transposed_3 = linalg.transpose ins(%expanded_2 : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %6 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%transposed_0, %arg3 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %extracted_slice = tensor.extract_slice %transposed_0[0, 0, 4] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %7 = tensor.empty() : tensor<2x8x4xf32>
+    %8 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice : tensor<2x8x4xf32>) outs(%7 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %17 = arith.negf %in : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x4xf32>
+    %extracted_slice_4 = tensor.extract_slice %transposed_0[0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %concat = tensor.concat dim(2) %8, %extracted_slice_4 : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    %9 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%concat, %arg4 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %10 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%6, %9 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.addf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %11 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%transposed_3, %arg3 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %extracted_slice_5 = tensor.extract_slice %transposed_3[0, 0, 4] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %12 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_5 : tensor<2x8x4xf32>) outs(%7 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %17 = arith.negf %in : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x4xf32>
+    %extracted_slice_6 = tensor.extract_slice %transposed_3[0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %concat_7 = tensor.concat dim(2) %12, %extracted_slice_6 : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    %13 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%concat_7, %arg4 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %14 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%11, %13 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.addf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %transposed_8 = linalg.transpose ins(%14 : tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [0, 2, 1] 
+    %15 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    %16 = linalg.batch_matmul ins(%10, %transposed_8 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%15 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    return %16, %10 : tensor<2x8x8xf32>, tensor<2x8x8xf32>
+  }
+}
