@@ -49,6 +49,7 @@ struct Reduction {
   Value input; // the chain value reduced
   ReduceDim dim;
   Combiner combiner;
+  int aliasOf = -1; // an earlier reduction computing the same thing: reuse its result
 };
 
 class ChainFuser {
@@ -414,7 +415,11 @@ bool ChainFuser::tryAbsorbReduction(linalg::GenericOp op) {
   if (initValue.getValueAsDouble() != expected)
     return false;
   absorbed.insert(op);
-  reductions.push_back({op, input->get(), dim, *combiner});
+  int alias = -1;
+  for (auto [index, r] : llvm::enumerate(reductions))
+    if (r.aliasOf < 0 && r.input == input->get() && r.dim == dim && r.combiner == *combiner)
+      alias = index;
+  reductions.push_back({op, input->get(), dim, *combiner, alias});
   return true;
 }
 
@@ -464,6 +469,8 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
   }
   unsigned nb = batched ? 1 : 0;
   for (Reduction &r : reductions) {
+    if (r.aliasOf >= 0)
+      continue;
     int64_t size = r.dim == ReduceDim::Row ? outType.getDimSize(nb) : outType.getDimSize(nb + 1);
     resultTypes.push_back(RankedTensorType::get({size}, rewriter.getF32Type()));
     modes.push_back(ResultModeAttr::get(ctx, ResultKind::Reduce, r.dim, r.combiner));
@@ -532,7 +539,8 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
         for (Value v : stored)
           yields.push_back(toF32(scalar[v]));
         for (Reduction &r : reductions)
-          yields.push_back(toF32(scalar[r.input]));
+          if (r.aliasOf < 0)
+            yields.push_back(toF32(scalar[r.input]));
         YieldOp::create(nb2, l, yields);
       });
 
@@ -541,8 +549,12 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
     rewriter.replaceUsesWithIf(v, gemm.getResult(index), [&](OpOperand &use) {
       return !absorbed.contains(use.getOwner());
     });
+  SmallVector<unsigned> resultOf;
+  unsigned next = stored.size();
+  for (Reduction &r : reductions)
+    resultOf.push_back(r.aliasOf >= 0 ? resultOf[r.aliasOf] : next++);
   for (auto [index, r] : llvm::enumerate(reductions)) {
-    Value result = gemm.getResult(stored.size() + index);
+    Value result = gemm.getResult(resultOf[index]);
     auto type = cast<RankedTensorType>(r.op.getResult(0).getType());
     if (type.getRank() != 1) {
       rewriter.setInsertionPointAfter(gemm);

@@ -13,6 +13,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   norm.foldWeights = !options.training;
   pm.addPass(createCodaReparametrizeNorm(norm));
   OpPassManager &func = pm.nest<func::FuncOp>();
+  if (!options.twoPassVariance)
+    func.addPass(createCodaSinglePassVariance());
   func.addPass(createCodaFuseEpilogue());
   func.addPass(createCodaFuseCrossEntropy());
   // Identical operands (one row statistic reshaped for several kernels) become one value

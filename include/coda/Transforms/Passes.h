@@ -28,6 +28,12 @@ struct CodaFuseOptions : public PassPipelineOptions<CodaFuseOptions> {
                      "epilogue, where they get a gradient) instead of folding them into the "
                      "next weights"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> twoPassVariance{
+      *this, "two-pass-variance",
+      llvm::cl::desc("Keep LayerNorm's centered two-pass variance as written (the statistics "
+                     "of a GEMM output then stay a separate step) instead of E[x²] − E[x]² in "
+                     "fp32"),
+      llvm::cl::init(false)};
 };
 
 /// Builds --coda-fuse: every fusion pass, then canonicalization and CSE.

@@ -20,6 +20,21 @@ def CodaPrintKernels : Pass<"coda-print-kernels", "::mlir::ModuleOp"> {
   }];
 }
 
+def CodaSinglePassVariance : Pass<"coda-single-pass-variance", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite LayerNorm's centered two-pass variance as E[x²] − E[x]² in fp32";
+  let description = [{
+    torch-mlir computes `layer_norm`'s variance in two passes in f64: the row mean of `x`, then
+    the row mean of `(x − mean)²`, truncated to f32. A GEMM epilogue cannot produce the second
+    pass (it needs the mean first), so this pass rewrites the variance as
+    `sum(x²)/K − (sum(x)/K)²` in fp32: two row sums of `x` that the GEMM producing `x` returns
+    from its epilogue (`reduce<row, sum>` and `reduce<row, sumsq>`), and O(M) work that the
+    consumer finishes. Single-pass fp32 statistics are what fused LayerNorm kernels use; they
+    lose precision when |mean| is much larger than the standard deviation.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CodaFuseEpilogue : Pass<"coda-fuse-epilogue", "::mlir::func::FuncOp"> {
   let summary = "Fuse each matmul with its chain of elementwise consumers and reductions";
   let description = [{
