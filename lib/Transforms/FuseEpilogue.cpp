@@ -117,8 +117,12 @@ static bool isWeight(Value v) {
     if (callee && callee->hasAttr(CodaDialect::getWeightPrepAttrName()))
       return true;
   }
-  if (isa<linalg::TransposeOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp, func::CallOp>(
-          def))
+  // Views and reshapes of a weight are weights (their init tensors do not matter).
+  if (auto t = dyn_cast<linalg::TransposeOp>(def))
+    return isWeight(t.getInput());
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ExtractSliceOp>(def))
+    return isWeight(def->getOperand(0));
+  if (isa<func::CallOp>(def))
     return llvm::all_of(def->getOperands(), [](Value o) { return isWeight(o); });
   return false;
 }

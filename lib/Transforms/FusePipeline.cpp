@@ -13,6 +13,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   norm.foldWeights = !options.training;
   pm.addPass(createCodaReparametrizeNorm(norm));
   OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createCodaSplitSlicedMatmul());
   if (!options.twoPassVariance)
     func.addPass(createCodaSinglePassVariance());
   func.addPass(createCodaFuseEpilogue());

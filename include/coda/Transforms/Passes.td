@@ -20,6 +20,19 @@ def CodaPrintKernels : Pass<"coda-print-kernels", "::mlir::ModuleOp"> {
   }];
 }
 
+def CodaSplitSlicedMatmul : Pass<"coda-split-sliced-matmul", "::mlir::func::FuncOp"> {
+  let summary = "A matmul read only through column slices becomes one matmul per slice";
+  let description = [{
+    `(x @ W.T).chunk(2, -1)` (gate and up projections stored as one concatenated weight)
+    reaches linalg as one `linalg.matmul` whose result is only read through column slices. Each
+    slice becomes its own product over the matching rows (or columns) of the weight, a slice of
+    the weight (transposed again where the weight was transposed, so that the chain fusion
+    still reads it with `transpose_b`). Each product then gets its own epilogue chain, and the
+    gated-activation fusion can pair them.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def CodaSinglePassVariance : Pass<"coda-single-pass-variance", "::mlir::func::FuncOp"> {
   let summary = "Rewrite LayerNorm's centered two-pass variance as E[x²] − E[x]² in fp32";
   let description = [{
