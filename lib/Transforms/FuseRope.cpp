@@ -31,9 +31,10 @@ namespace {
 /// One rotated column range [c0, c0 + width) of a gemm result, in heads of `hd` columns.
 struct RopeRange {
   int64_t c0, width, heads, hd;
-  Value cos, sin; // [M, HD]
+  Value cos, sin; // [M, HD] (rotate-half) or [M, HD/2] (interleaved)
   SmallVector<Operation *> ops; // the matched ops, consumers first
   Value rotated;  // the [H, M, HD] result of the rotation
+  bool interleaved = false; // pairs (2d, 2d + 1): adjacent already, nothing to permute
 };
 } // namespace
 
@@ -68,6 +69,100 @@ static Value matchBinary(Operation *user, Value x, std::optional<AffineMap> othe
   return g.getMatchingIndexingMap(b) == expected ? b->get() : nullptr;
 }
 
+/// The interleaved convention on heads `heads` ([H, M, HD]):
+///   x1 = x[..., 0::2], x2 = x[..., 1::2]
+///   out = stack(x1 cos - x2 sin, x1 sin + x2 cos, -1).flatten(-2)      (cos, sin: [M, HD/2])
+static std::optional<RopeRange> matchInterleaved(Value heads, RopeRange r) {
+  MLIRContext *ctx = heads.getContext();
+  int64_t h = r.heads, hd = r.hd;
+  auto headType = cast<RankedTensorType>(heads.getType());
+  int64_t m = headType.getDimSize(1);
+  AffineMap table = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+  tensor::ExtractSliceOp even, odd;
+  for (Operation *user : heads.getUsers()) {
+    auto s = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!s || s.getStaticSizes() != ArrayRef<int64_t>{h, m, hd / 2} ||
+        s.getStaticStrides() != ArrayRef<int64_t>{1, 1, 2})
+      return std::nullopt;
+    ArrayRef<int64_t> off = s.getStaticOffsets();
+    if (off == ArrayRef<int64_t>{0, 0, 0})
+      even = s;
+    else if (off == ArrayRef<int64_t>{0, 0, 1})
+      odd = s;
+    else
+      return std::nullopt;
+  }
+  if (!even || !odd)
+    return std::nullopt;
+  // Two products of each half with a table, combined by a subtraction and an addition.
+  auto products = [&](Value half, SmallVector<std::pair<Operation *, Value>> &out) {
+    for (Operation *user : half.getUsers()) {
+      Value t = matchBinary<arith::MulFOp>(user, half, table);
+      if (!t || !user->hasOneUse())
+        return false;
+      out.push_back({user, t});
+    }
+    return out.size() == 2;
+  };
+  SmallVector<std::pair<Operation *, Value>> evenProducts, oddProducts;
+  if (!products(even.getResult(), evenProducts) || !products(odd.getResult(), oddProducts))
+    return std::nullopt;
+  Operation *sub = nullptr, *add = nullptr;
+  Value cos, sin;
+  for (auto [e, te] : evenProducts)
+    for (auto [o, to] : oddProducts) {
+      Operation *combine = singleUser(e->getResult(0));
+      if (!combine || combine != singleUser(o->getResult(0)))
+        continue;
+      if (matchBinary<arith::SubFOp>(combine, e->getResult(0), std::nullopt) &&
+          cast<linalg::GenericOp>(combine).getDpsInputs()[0] == e->getResult(0)) {
+        sub = combine; // x1 cos - x2 sin
+        cos = te;
+        sin = to;
+      } else if (matchBinary<arith::AddFOp>(combine, e->getResult(0), std::nullopt)) {
+        add = combine; // x1 sin + x2 cos
+        if (te != sin && sin)
+          return std::nullopt;
+      }
+    }
+  if (!sub || !add || !cos || !sin)
+    return std::nullopt;
+  // The addition pairs x1 with sin and x2 with cos.
+  for (auto [e, te] : evenProducts)
+    if (singleUser(e->getResult(0)) == add && te != sin)
+      return std::nullopt;
+  for (auto [o, to] : oddProducts)
+    if (singleUser(o->getResult(0)) == add && to != cos)
+      return std::nullopt;
+  // stack(..., -1).flatten(-2): expand both to [.., 1], concat on the last dim, collapse.
+  auto e1 = dyn_cast_or_null<tensor::ExpandShapeOp>(singleUser(sub->getResult(0)));
+  auto e2 = dyn_cast_or_null<tensor::ExpandShapeOp>(singleUser(add->getResult(0)));
+  if (!e1 || !e2)
+    return std::nullopt;
+  auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(e1.getResult()));
+  if (!concat || concat.getDim() != 3 || concat.getInputs().size() != 2 ||
+      concat.getInputs()[0] != e1.getResult() || concat.getInputs()[1] != e2.getResult())
+    return std::nullopt;
+  auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(singleUser(concat.getResult()));
+  if (!collapse || collapse.getResultType() != headType)
+    return std::nullopt;
+  if (cast<RankedTensorType>(cos.getType()).getShape() != ArrayRef<int64_t>{m, hd / 2} ||
+      cos.getType() != sin.getType())
+    return std::nullopt;
+  r.interleaved = true;
+  r.cos = cos;
+  r.sin = sin;
+  r.rotated = collapse.getResult();
+  SmallVector<Operation *> ops{collapse, concat, e1, e2, sub, add};
+  for (auto [op, t] : evenProducts)
+    ops.push_back(op);
+  for (auto [op, t] : oddProducts)
+    ops.push_back(op);
+  ops.append({even, odd});
+  r.ops.insert(r.ops.begin(), ops.begin(), ops.end());
+  return r;
+}
+
 /// Matches the rotation on `columns` ([M, width], a gemm result or a slice of one).
 static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
   MLIRContext *ctx = columns.getContext();
@@ -86,7 +181,10 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
     return std::nullopt;
   AffineMap table = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
 
-  RopeRange r{c0, type.getDimSize(1), h, hd, nullptr, nullptr, {}, nullptr};
+  RopeRange r{c0, type.getDimSize(1), h, hd, nullptr, nullptr, {transpose, expand}, nullptr};
+  if (std::optional<RopeRange> interleaved = matchInterleaved(heads, r))
+    return interleaved;
+  r.ops.clear();
   linalg::GenericOp mulCos;
   tensor::ExtractSliceOp lo, hi;
   for (Operation *user : heads.getUsers()) {
@@ -140,6 +238,8 @@ static Value originalColumn(OpBuilder &b, Location loc, Value n, ArrayRef<RopeRa
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   Value result = n;
   for (const RopeRange &r : ranges) {
+    if (r.interleaved)
+      continue; // pairs already adjacent
     Value local = arith::SubIOp::create(b, loc, n, cst(r.c0));
     Value head = arith::DivUIOp::create(b, loc, local, cst(r.hd));
     Value within = arith::RemUIOp::create(b, loc, local, cst(r.hd));
@@ -160,8 +260,13 @@ static Value originalColumn(OpBuilder &b, Location loc, Value n, ArrayRef<RopeRa
 
 /// A gather `out[..., n, ...] = in[..., perm(n), ...]` along `dim` as a linalg.generic.
 static Value gatherAlong(OpBuilder &b, Location loc, Value in, unsigned dim,
-                         function_ref<Value(OpBuilder &, Location, Value)> perm) {
-  auto type = cast<RankedTensorType>(in.getType());
+                         function_ref<Value(OpBuilder &, Location, Value)> perm,
+                         int64_t outSize = ShapedType::kDynamic) {
+  auto inType = cast<RankedTensorType>(in.getType());
+  SmallVector<int64_t> shape(inType.getShape());
+  if (!ShapedType::isDynamic(outSize))
+    shape[dim] = outSize;
+  auto type = RankedTensorType::get(shape, inType.getElementType());
   unsigned rank = type.getRank();
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   return linalg::GenericOp::create(
@@ -297,7 +402,8 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
   if (ranges.empty())
     return false;
   for (const RopeRange &r : ranges) {
-    if (r.cos != ranges.front().cos || r.sin != ranges.front().sin || r.hd != ranges.front().hd)
+    if (r.cos != ranges.front().cos || r.sin != ranges.front().sin ||
+        r.hd != ranges.front().hd || r.interleaved != ranges.front().interleaved)
       return false;
     for (auto [c0, width] : plainSlices)
       if (c0 < r.c0 + r.width && r.c0 < c0 + width)
@@ -312,32 +418,40 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
   int64_t hd = ranges.front().hd;
   auto permute = [&](OpBuilder &b, Location l, Value col) { return originalColumn(b, l, col, ranges); };
 
-  // Weights (run once) and column operands (per call, O(N)) permuted; the tables permuted
-  // within a head: new column 2p + odd holds column p + odd * HD/2.
-  unsigned nDim = gemm.getTransposeB() ? 0 : 1;
-  func::FuncOp prep = createPermuteWeights(
-      module, cast<RankedTensorType>(gemm.getB().getType()), nDim, ranges);
-  Value weight = func::CallOp::create(rewriter, loc, prep, ValueRange{gemm.getB()}).getResult(0);
+  // Rotate-half: weights (run once) and column operands (per call, O(N)) permuted, and the
+  // tables permuted within a head: new column 2p + odd holds column p + odd * HD/2.
+  // Interleaved: nothing moves; the per-pair tables [M, HD/2] are read by both columns of a
+  // pair, new column c holding pair c / 2.
+  bool interleaved = ranges.front().interleaved;
+  Value weight = gemm.getB();
+  if (!interleaved) {
+    unsigned nDim = gemm.getTransposeB() ? 0 : 1;
+    func::FuncOp prep = createPermuteWeights(
+        module, cast<RankedTensorType>(gemm.getB().getType()), nDim, ranges);
+    weight = func::CallOp::create(rewriter, loc, prep, ValueRange{gemm.getB()}).getResult(0);
+  }
   SmallVector<Value> extras;
   SmallVector<OperandRole> roles;
   for (unsigned i = 0, e = gemm.getExtras().size(); i < e; ++i) {
     Value v = gemm.getExtras()[i];
-    if (gemm.getRole(i) == OperandRole::Col)
+    if (gemm.getRole(i) == OperandRole::Col && !interleaved)
       v = gatherAlong(rewriter, loc, v, 0, permute);
     extras.push_back(v);
     roles.push_back(gemm.getRole(i));
   }
-  auto withinHead = [&](OpBuilder &b, Location l, Value col) {
+  auto tableColumn = [&](OpBuilder &b, Location l, Value col) {
     auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v).getResult(); };
     Value pair = arith::DivUIOp::create(b, l, col, cst(2));
+    if (interleaved)
+      return pair;
     Value odd = arith::RemUIOp::create(b, l, col, cst(2));
     return arith::AddIOp::create(b, l, pair, arith::MulIOp::create(b, l, odd, cst(hd / 2)))
         .getResult();
   };
-  extras.push_back(gatherAlong(rewriter, loc, ranges.front().cos, 1, withinHead));
-  roles.push_back(OperandRole::Tiled);
-  extras.push_back(gatherAlong(rewriter, loc, ranges.front().sin, 1, withinHead));
-  roles.push_back(OperandRole::Tiled);
+  for (Value table : {ranges.front().cos, ranges.front().sin}) {
+    extras.push_back(gatherAlong(rewriter, loc, table, 1, tableColumn, hd));
+    roles.push_back(OperandRole::Tiled);
+  }
 
   Type storedType = cast<ShapedType>(result.getType()).getElementType();
   auto rotated = GemmOp::create(
@@ -433,7 +547,7 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
                       tensor::EmptyOp::create(rewriter, loc, headType.getShape(), headType.getElementType()),
                       ArrayRef<int64_t>{1, 0, 2})
                       ->getResult(0);
-    if (keepPermuted.contains(index)) {
+    if (r.interleaved || keepPermuted.contains(index)) {
       rewriter.replaceAllUsesWith(r.rotated, heads);
       continue;
     }

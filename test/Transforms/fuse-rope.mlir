@@ -13,6 +13,9 @@
 // RUN: coda-run %t/qk_rope_scores.fused.mlir --against %t/qk_rope_scores.mlir | FileCheck %s --check-prefix=SAME
 // RUN: coda-opt --coda-fuse %t/qk_rope.mlir -o %t/qk_rope.fused.mlir
 // RUN: coda-run %t/qk_rope.fused.mlir --against %t/qk_rope.mlir | FileCheck %s --check-prefix=SAME
+// RUN: coda-opt --coda-fuse %t/qk_rope_interleaved.mlir -o %t/qk_rope_interleaved.fused.mlir
+// RUN: coda-run %t/qk_rope_interleaved.fused.mlir --against %t/qk_rope_interleaved.mlir | FileCheck %s --check-prefix=SAME
+// RUN: FileCheck %s --check-prefix=INTERLEAVED < %t/qk_rope_interleaved.fused.mlir
 // RUN: FileCheck %s --check-prefix=SCORES < %t/qk_rope_scores.fused.mlir
 // RUN: FileCheck %s --check-prefix=RESTORE < %t/qk_rope.fused.mlir
 // SAME-NOT: MISMATCH
@@ -37,6 +40,17 @@
 // SCORES:       linalg.batch_matmul
 // SCORES-LABEL: func.func private @coda_rope_permute_32x32
 // SCORES-SAME:    attributes {coda.weight_prep}
+
+// The interleaved convention (pairs (2d, 2d + 1), cos/sin per pair [M, HD/2]) needs no
+// permutation: the tables are read by both columns of a pair, and no order is restored.
+// INTERLEAVED-LABEL: func.func @qk_rope_interleaved
+// INTERLEAVED-NOT:   coda_rope_permute
+// INTERLEAVED:       %[[COS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x8xf32>)
+// INTERLEAVED:         tensor.extract %arg3
+// INTERLEAVED:       coda.gemm %arg0, %{{.*}} transpose_b pairwise(rotate)
+// INTERLEAVED-NEXT:    with(%[[COS]] as tiled : tensor<8x8xf32>, %{{.*}} as tiled : tensor<8x8xf32>)
+// INTERLEAVED-NOT:   tensor.concat
+// INTERLEAVED-NOT:   coda_rope_permute
 
 // RESTORE-LABEL: func.func @qk_rope
 // RESTORE:       coda.gemm {{.*}} pairwise(rotate)
@@ -188,5 +202,104 @@ module {
     %15 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
     %16 = linalg.batch_matmul ins(%10, %transposed_8 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%15 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
     return %16, %10 : tensor<2x8x8xf32>, tensor<2x8x8xf32>
+  }
+}
+
+//--- qk_rope_interleaved.mlir
+// x1, x2 = x[..., 0::2], x[..., 1::2]; rope = stack(x1 cos - x2 sin, x1 sin + x2 cos, -1).flatten(-2)
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+module {
+  func.func @qk_rope_interleaved(%arg0: tensor<8x32xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<16x32xf32>, %arg3: tensor<8x4xf32>, %arg4: tensor<8x4xf32>) -> tensor<2x8x8xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<32x16xf32>
+    %transposed = linalg.transpose ins(%arg1 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %1 = tensor.empty() : tensor<8x16xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = linalg.matmul ins(%arg0, %transposed : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded = tensor.expand_shape %3 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %4 = tensor.empty() : tensor<2x8x8xf32>
+    %transposed_0 = linalg.transpose ins(%expanded : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %transposed_1 = linalg.transpose ins(%arg2 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %5 = linalg.matmul ins(%arg0, %transposed_1 : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded_2 = tensor.expand_shape %5 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %transposed_3 = linalg.transpose ins(%expanded_2 : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %extracted_slice = tensor.extract_slice %transposed_0[0, 0, 0] [2, 8, 4] [1, 1, 2] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %extracted_slice_4 = tensor.extract_slice %transposed_0[0, 0, 1] [2, 8, 4] [1, 1, 2] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %6 = tensor.empty() : tensor<2x8x4xf32>
+    %7 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice, %arg3 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %8 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_4, %arg4 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %9 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%7, %8 : tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.subf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %10 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice, %arg4 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %11 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_4, %arg3 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %12 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%10, %11 : tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.addf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %expanded_5 = tensor.expand_shape %9 [[0], [1], [2, 3]] output_shape [2, 8, 4, 1] : tensor<2x8x4xf32> into tensor<2x8x4x1xf32>
+    %expanded_6 = tensor.expand_shape %12 [[0], [1], [2, 3]] output_shape [2, 8, 4, 1] : tensor<2x8x4xf32> into tensor<2x8x4x1xf32>
+    %concat = tensor.concat dim(3) %expanded_5, %expanded_6 : (tensor<2x8x4x1xf32>, tensor<2x8x4x1xf32>) -> tensor<2x8x4x2xf32>
+    %collapsed = tensor.collapse_shape %concat [[0], [1], [2, 3]] : tensor<2x8x4x2xf32> into tensor<2x8x8xf32>
+    %extracted_slice_7 = tensor.extract_slice %transposed_3[0, 0, 0] [2, 8, 4] [1, 1, 2] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %extracted_slice_8 = tensor.extract_slice %transposed_3[0, 0, 1] [2, 8, 4] [1, 1, 2] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %13 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_7, %arg3 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %14 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_8, %arg4 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %15 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13, %14 : tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.subf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %16 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_7, %arg4 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %17 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice_8, %arg3 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.mulf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %18 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%16, %17 : tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%6 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_14: f32, %out: f32):
+      %21 = arith.addf %in, %in_14 : f32
+      linalg.yield %21 : f32
+    } -> tensor<2x8x4xf32>
+    %expanded_9 = tensor.expand_shape %15 [[0], [1], [2, 3]] output_shape [2, 8, 4, 1] : tensor<2x8x4xf32> into tensor<2x8x4x1xf32>
+    %expanded_10 = tensor.expand_shape %18 [[0], [1], [2, 3]] output_shape [2, 8, 4, 1] : tensor<2x8x4xf32> into tensor<2x8x4x1xf32>
+    %concat_11 = tensor.concat dim(3) %expanded_9, %expanded_10 : (tensor<2x8x4x1xf32>, tensor<2x8x4x1xf32>) -> tensor<2x8x4x2xf32>
+    %collapsed_12 = tensor.collapse_shape %concat_11 [[0], [1], [2, 3]] : tensor<2x8x4x2xf32> into tensor<2x8x8xf32>
+    %transposed_13 = linalg.transpose ins(%collapsed_12 : tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [0, 2, 1] 
+    %19 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    %20 = linalg.batch_matmul ins(%collapsed, %transposed_13 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%19 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    return %20 : tensor<2x8x8xf32>
   }
 }

@@ -145,7 +145,7 @@ def CodaMergeSiblings : Pass<"coda-merge-siblings", "::mlir::ModuleOp"> {
 }
 
 def CodaFuseRope : Pass<"coda-fuse-rope", "::mlir::ModuleOp"> {
-  let summary = "Rotate-half RoPE after a q/k projection as a pairwise(rotate) epilogue";
+  let summary = "RoPE after a q/k projection as a pairwise(rotate) epilogue";
   let description = [{
     Matches rotate-half rotary embeddings as torch-mlir writes them on heads of a fused
     projection (`x * cos + cat(-x2, x1) * sin` on the `[H, M, HD]` view of a column range of a
@@ -157,7 +157,10 @@ def CodaFuseRope : Pass<"coda-fuse-rope", "::mlir::ModuleOp"> {
     * the gemm runs in `pairwise(rotate)` mode: on pairs inside a rotated range it applies the
       rotation with `cos`/`sin` permuted alike and read as `tiled` operands (period `HD`); other
       pairs (v, or anything not rotated) pass through unchanged;
-    * the consumers read the rotated heads in the permuted order. When they only use them
+    * the interleaved convention (`stack(x1 cos - x2 sin, x1 sin + x2 cos).flatten()` on
+      `x1 = x[..., 0::2]`, `x2 = x[..., 1::2]`, tables `[M, HD/2]`) needs no permutation: its
+      pairs are adjacent columns already and each pair reads its table entry;
+    * the consumers read rotate-half heads in the permuted order. When they only use them
       through a product contracting the head dimension with another head tensor permuted the
       same way (attention's `q · kᵀ`), nothing else is needed: `(q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ`
       for a permutation matrix `P`. Otherwise the original order is restored with strided
