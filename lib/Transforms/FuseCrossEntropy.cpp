@@ -37,16 +37,6 @@ struct LogSoftmax {
 };
 } // namespace
 
-/// The single computing op of a generic's body, when the body is that op and its yield.
-static Operation *soleBodyOp(linalg::GenericOp g) {
-  Block *body = g.getBody();
-  if (body->getOperations().size() != 2)
-    return nullptr;
-  Operation *op = &body->front();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  return yield.getValues().size() == 1 && yield.getValues()[0] == op->getResult(0) ? op
-                                                                                    : nullptr;
-}
 
 static bool isElementwise2D(linalg::GenericOp g) {
   return g && g.getNumLoops() == 2 && g.getNumReductionLoops() == 0 &&
@@ -101,7 +91,7 @@ static bool isRowShift(linalg::GenericOp g, Value a, Value b) {
       !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity() ||
       !isRowMap(g.getMatchingIndexingMap(g.getDpsInputOperand(1))))
     return false;
-  auto sub = dyn_cast_or_null<arith::SubFOp>(soleBodyOp(g));
+  auto sub = dyn_cast_or_null<arith::SubFOp>(getSoleBodyOp(g));
   Block *body = g.getBody();
   return sub && sub.getLhs() == body->getArgument(0) && sub.getRhs() == body->getArgument(1);
 }
@@ -112,7 +102,7 @@ static bool isUnaryOf(linalg::GenericOp g, Value input) {
       g.getNumReductionLoops() != 0 || g->getNumResults() != 1 ||
       !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
     return false;
-  auto op = dyn_cast_or_null<UnaryOp>(soleBodyOp(g));
+  auto op = dyn_cast_or_null<UnaryOp>(getSoleBodyOp(g));
   return op && op->getOperand(0) == g.getBody()->getArgument(0);
 }
 

@@ -272,18 +272,10 @@ std::optional<unsigned> ChainFuser::addExtra(Value value, AffineMap map) {
   if (!type || !type.hasStaticShape())
     return std::nullopt;
   unsigned nb = batched ? 1 : 0;
-  SmallVector<unsigned> dims;
-  for (auto [index, expr] : llvm::enumerate(map.getResults())) {
-    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
-      if (cst.getValue() != 0 || type.getDimSize(index) != 1)
-        return std::nullopt;
-      continue;
-    }
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
-      return std::nullopt;
-    dims.push_back(dim.getPosition());
-  }
+  std::optional<SmallVector<unsigned>> readDims = getReadDims(map, type);
+  if (!readDims)
+    return std::nullopt;
+  SmallVector<unsigned> dims = *readDims;
   OperandRole role;
   if (dims.empty() && map.getNumResults() == 0) {
     role = OperandRole::Scalar;

@@ -78,14 +78,6 @@ static func::FuncOp getOrCreateInterleave(ModuleOp module, RankedTensorType type
   return func;
 }
 
-static Value toType(OpBuilder &b, Location loc, Value v, Type t) {
-  if (v.getType() == t)
-    return v;
-  if (cast<FloatType>(v.getType()).getWidth() > cast<FloatType>(t).getWidth())
-    return arith::TruncFOp::create(b, loc, t, v);
-  return arith::ExtFOp::create(b, loc, t, v);
-}
-
 /// Tries to merge the two branches read by `combine`.
 static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
   if (combine.getNumLoops() != 2 || combine.getNumReductionLoops() != 0 ||
@@ -132,23 +124,16 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
                      .getResult(0);
 
   // Operands of both branches and of the combination, each once.
-  SmallVector<Value> extras;
-  SmallVector<OperandRole> roles;
-  auto indexOf = [&](Value v, OperandRole role) -> unsigned {
-    for (unsigned i = 0; i < extras.size(); ++i)
-      if (extras[i] == v && roles[i] == role)
-        return i;
-    extras.push_back(v);
-    roles.push_back(role);
-    return extras.size() - 1;
-  };
+  EpilogueOperands operands;
   SmallVector<unsigned> gateArgs, upArgs, otherArgs;
   for (unsigned i = 0, e = gate.getExtras().size(); i < e; ++i)
-    gateArgs.push_back(indexOf(gate.getExtras()[i], gate.getRole(i)));
+    gateArgs.push_back(operands.add(gate.getExtras()[i], gate.getRole(i)));
   for (unsigned i = 0, e = up.getExtras().size(); i < e; ++i)
-    upArgs.push_back(indexOf(up.getExtras()[i], up.getRole(i)));
+    upArgs.push_back(operands.add(up.getExtras()[i], up.getRole(i)));
   for (auto &[operand, role] : others)
-    otherArgs.push_back(indexOf(operand->get(), role));
+    otherArgs.push_back(operands.add(operand->get(), role));
+  SmallVector<Value> &extras = operands.values;
+  SmallVector<OperandRole> &roles = operands.roles;
   Type resultType = combine->getResult(0).getType();
   auto merged = GemmOp::create(
       b, loc, TypeRange{resultType}, gate.getA(), weight, extras, roles, ValueRange{},
@@ -171,7 +156,7 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
           Value yielded = mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
           // The branch stored its value in its result's element type: keep that rounding.
           Type stored = cast<ShapedType>(g->getResult(0).getType()).getElementType();
-          return toType(nb, l, yielded, stored);
+          return castFloatTo(nb, l, yielded, stored);
         };
         Value gateValue = inlineBranch(gate, args[0], gateArgs);
         Value upValue = inlineBranch(up, args[1], upArgs);
@@ -201,7 +186,7 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
           nb.clone(op, mapping);
         }
         Value out = mapping.lookup(cast<linalg::YieldOp>(body->getTerminator()).getValues()[0]);
-        YieldOp::create(nb, l, ValueRange{toType(nb, l, out, nb.getF32Type())});
+        YieldOp::create(nb, l, ValueRange{castFloatTo(nb, l, out, nb.getF32Type())});
       });
   if (auto g = gate->getAttrOfType<DenseI64ArrayAttr>(kUnfusedBytesAttr))
     if (auto u = up->getAttrOfType<DenseI64ArrayAttr>(kUnfusedBytesAttr)) {

@@ -38,15 +38,6 @@ struct RopeRange {
 };
 } // namespace
 
-/// The single computing op of a generic's body, or null.
-static Operation *soleOp(linalg::GenericOp g) {
-  Block *body = g.getBody();
-  if (body->getOperations().size() != 2)
-    return nullptr;
-  Operation *op = &body->front();
-  return cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] == op->getResult(0) ? op
-                                                                                          : nullptr;
-}
 
 static Operation *singleUser(Value v) {
   return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
@@ -58,7 +49,7 @@ template <typename Op>
 static Value matchBinary(Operation *user, Value x, std::optional<AffineMap> otherMap) {
   auto g = dyn_cast_or_null<linalg::GenericOp>(user);
   if (!g || g.getNumLoops() != 3 || g.getNumReductionLoops() || g.getNumDpsInputs() != 2 ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() || !isa_and_nonnull<Op>(soleOp(g)))
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() || !isa_and_nonnull<Op>(getSoleBodyOp(g)))
     return nullptr;
   OpOperand *a = g.getDpsInputOperand(0), *b = g.getDpsInputOperand(1);
   if (b->get() == x)
@@ -208,7 +199,7 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
   if (!mulCos || !lo || !hi || !hi->hasOneUse() || !lo->hasOneUse() || !mulCos->hasOneUse())
     return std::nullopt;
   auto neg = dyn_cast_or_null<linalg::GenericOp>(singleUser(hi.getResult()));
-  if (!neg || neg.getNumDpsInputs() != 1 || !isa_and_nonnull<arith::NegFOp>(soleOp(neg)) ||
+  if (!neg || neg.getNumDpsInputs() != 1 || !isa_and_nonnull<arith::NegFOp>(getSoleBodyOp(neg)) ||
       !neg.getMatchingIndexingMap(neg.getDpsInputOperand(0)).isIdentity())
     return std::nullopt;
   auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(neg->getResult(0)));

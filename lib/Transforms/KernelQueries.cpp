@@ -87,3 +87,39 @@ void mlir::coda::eraseDeadProducers(RewriterBase &rewriter, ArrayRef<Value> valu
     rewriter.eraseOp(op);
   }
 }
+
+Operation *mlir::coda::getSoleBodyOp(linalg::GenericOp op) {
+  if (!op)
+    return nullptr;
+  Block *body = op.getBody();
+  if (body->getOperations().size() != 2)
+    return nullptr;
+  Operation *inner = &body->front();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return yield.getValues().size() == 1 && yield.getValues()[0] == inner->getResult(0) ? inner
+                                                                                       : nullptr;
+}
+
+std::optional<SmallVector<unsigned>> mlir::coda::getReadDims(AffineMap map, ShapedType type) {
+  SmallVector<unsigned> dims;
+  for (auto [index, expr] : llvm::enumerate(map.getResults())) {
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      if (cst.getValue() != 0 || type.getDimSize(index) != 1)
+        return std::nullopt;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  return dims;
+}
+
+Value mlir::coda::castFloatTo(OpBuilder &b, Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  if (cast<FloatType>(v.getType()).getWidth() > cast<FloatType>(type).getWidth())
+    return arith::TruncFOp::create(b, loc, type, v);
+  return arith::ExtFOp::create(b, loc, type, v);
+}

@@ -120,17 +120,10 @@ static bool mergeGroup(MutableArrayRef<GemmOp> group, ModuleOp module, RewriterB
 
   // Operands: rows and scalars shared, columns concatenated (their other siblings' part is
   // never selected, so zeros stand in for the siblings that have none).
-  SmallVector<Value> extras;
-  SmallVector<OperandRole> roles;
+  EpilogueOperands operands;
+  SmallVector<Value> &extras = operands.values;
+  SmallVector<OperandRole> &roles = operands.roles;
   SmallVector<SmallVector<unsigned>> argIndex(group.size());
-  auto indexOf = [&](Value v, OperandRole role) -> unsigned {
-    for (unsigned i = 0; i < extras.size(); ++i)
-      if (extras[i] == v && roles[i] == role)
-        return i;
-    extras.push_back(v);
-    roles.push_back(role);
-    return extras.size() - 1;
-  };
   SmallVector<int64_t> offsets;
   int64_t total = 0;
   for (GemmOp g : group) {
@@ -157,7 +150,7 @@ static bool mergeGroup(MutableArrayRef<GemmOp> group, ModuleOp module, RewriterB
         }
         v = concat(rewriter, loc, parts, 0);
       }
-      argIndex[s].push_back(indexOf(v, role));
+      argIndex[s].push_back(operands.add(v, role));
     }
   }
 

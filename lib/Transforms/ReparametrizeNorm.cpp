@@ -40,21 +40,10 @@ struct NormalizedOperand {
 
 /// Classifies a map over (i, k) reading a vector: per row, per column, or neither.
 static std::optional<bool> isPerRow(AffineMap map, ShapedType type) {
-  SmallVector<unsigned> dims;
-  for (auto [index, expr] : llvm::enumerate(map.getResults())) {
-    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
-      if (cst.getValue() != 0 || type.getDimSize(index) != 1)
-        return std::nullopt;
-      continue;
-    }
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
-      return std::nullopt;
-    dims.push_back(dim.getPosition());
-  }
-  if (dims.size() != 1)
+  std::optional<SmallVector<unsigned>> dims = getReadDims(map, type);
+  if (!dims || dims->size() != 1)
     return std::nullopt;
-  return dims[0] == 0;
+  return dims->front() == 0;
 }
 
 /// Walks up the elementwise ops above `a` that combine it with per-row or per-column vectors.
@@ -114,14 +103,6 @@ static Value asVector(OpBuilder &b, Location loc, Value v) {
   return tensor::CollapseShapeOp::create(b, loc, v, SmallVector<ReassociationIndices>{{0, 1}});
 }
 
-static Value castTo(OpBuilder &b, Location loc, Value v, Type t) {
-  if (v.getType() == t)
-    return v;
-  if (cast<FloatType>(v.getType()).getWidth() > cast<FloatType>(t).getWidth())
-    return arith::TruncFOp::create(b, loc, t, v);
-  return arith::ExtFOp::create(b, loc, t, v);
-}
-
 /// The run-once weight preparation of a normalization folded into a matmul, for a weight
 /// stored `[K, N]` (or `[N, K]` with `kLast`): returns `W' = diag(γ1 ⊙ γ2 ...)·W`, then, when
 /// asked, `c = 1ᵀ·W'` (for the mean correction) and `d = βᵀ·W` (for the bias), both fp32 `[N]`.
@@ -174,7 +155,7 @@ static func::FuncOp getOrCreateNormWeights(ModuleOp module, RankedTensorType wei
                  [&](OpBuilder &nb, Location l, ValueRange args) {
                    Value w = args[0];
                    for (unsigned i = 1; i <= numScales; ++i)
-                     w = arith::MulFOp::create(nb, l, w, castTo(nb, l, args[i], wElement));
+                     w = arith::MulFOp::create(nb, l, w, castFloatTo(nb, l, args[i], wElement));
                    linalg::YieldOp::create(nb, l, w);
                  })
                  ->getResult(0);
@@ -194,10 +175,10 @@ static func::FuncOp getOrCreateNormWeights(ModuleOp module, RankedTensorType wei
     return linalg::GenericOp::create(
                b, loc, columnType, ins, ValueRange{init}, maps, iterators,
                [&](OpBuilder &nb, Location l, ValueRange args) {
-                 Value term = castTo(nb, l, args[0], nb.getF32Type());
+                 Value term = castFloatTo(nb, l, args[0], nb.getF32Type());
                  if (ins.size() == 2)
                    term = arith::MulFOp::create(nb, l, term,
-                                                castTo(nb, l, args[1], nb.getF32Type()));
+                                                castFloatTo(nb, l, args[1], nb.getF32Type()));
                  linalg::YieldOp::create(
                      nb, l, ValueRange{arith::AddFOp::create(nb, l, args.back(), term)});
                })
@@ -336,13 +317,13 @@ static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp mo
         Value v = args[0];
         unsigned next = 1;
         if (a.shift) {
-          Value mu = castTo(b, l, args[next++], t), c = castTo(b, l, args[next++], t);
+          Value mu = castFloatTo(b, l, args[next++], t), c = castFloatTo(b, l, args[next++], t);
           v = arith::SubFOp::create(b, l, v, arith::MulFOp::create(b, l, mu, c));
         }
         for (unsigned i = 0; i < rows.size(); ++i)
-          v = arith::MulFOp::create(b, l, v, castTo(b, l, args[next++], t));
+          v = arith::MulFOp::create(b, l, v, castFloatTo(b, l, args[next++], t));
         if (a.bias)
-          v = arith::AddFOp::create(b, l, v, castTo(b, l, args[next++], t));
+          v = arith::AddFOp::create(b, l, v, castFloatTo(b, l, args[next++], t));
         linalg::YieldOp::create(b, l, v);
       });
   rewriter.replaceAllUsesWith(matmul->getResult(0), scaled->getResult(0));

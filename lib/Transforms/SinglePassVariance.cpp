@@ -1,5 +1,6 @@
 //===- SinglePassVariance.cpp - var = E[x²] - E[x]² in fp32 ---------------===//
 
+#include "coda/Transforms/Fusion.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -13,22 +14,11 @@ namespace mlir::coda {
 using namespace mlir;
 using namespace mlir::coda;
 
-/// The one computing op of a generic, or null.
-static Operation *soleOp(linalg::GenericOp g) {
-  if (!g)
-    return nullptr;
-  Block *body = g.getBody();
-  if (body->getOperations().size() != 2)
-    return nullptr;
-  Operation *op = &body->front();
-  return cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] == op->getResult(0) ? op
-                                                                                          : nullptr;
-}
 
 /// `v = input / k` elementwise with a constant k (captured or inline); returns the input.
 static Value matchDivByConstant(Value v, double &k) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
-  auto div = dyn_cast_or_null<arith::DivFOp>(soleOp(g));
+  auto div = dyn_cast_or_null<arith::DivFOp>(getSoleBodyOp(g));
   if (!div || g.getNumDpsInputs() != 1 || div.getLhs() != g.getBody()->getArgument(0))
     return nullptr;
   FloatAttr attr;
@@ -45,7 +35,7 @@ static Value matchRowSum(Value v) {
       g.getIteratorTypesArray()[1] != utils::IteratorType::reduction || g.getNumDpsInputs() != 1 ||
       !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
     return nullptr;
-  auto add = dyn_cast_or_null<arith::AddFOp>(soleOp(g));
+  auto add = dyn_cast_or_null<arith::AddFOp>(getSoleBodyOp(g));
   Block *body = g.getBody();
   if (!add || !((add.getLhs() == body->getArgument(0) && add.getRhs() == body->getArgument(1)) ||
                 (add.getLhs() == body->getArgument(1) && add.getRhs() == body->getArgument(0))))
@@ -81,7 +71,7 @@ static Value buildRowSum(OpBuilder &b, Location loc, Value x, bool squared) {
 
 /// Rewrites `truncf(sum((x64 - sum(x64)/K)²)/K)` with x64 = extf(x); returns whether it did.
 static bool rewriteVariance(linalg::GenericOp trunc, OpBuilder &b) {
-  auto truncOp = dyn_cast_or_null<arith::TruncFOp>(soleOp(trunc));
+  auto truncOp = dyn_cast_or_null<arith::TruncFOp>(getSoleBodyOp(trunc));
   if (!truncOp || trunc.getNumDpsInputs() != 1 ||
       !cast<ShapedType>(trunc->getResult(0).getType()).getElementType().isF32())
     return false;
@@ -89,11 +79,11 @@ static bool rewriteVariance(linalg::GenericOp trunc, OpBuilder &b) {
   Value sumSq = matchDivByConstant(trunc.getDpsInputs()[0], k1);
   Value squares = sumSq ? matchRowSum(sumSq) : nullptr;
   auto sq = squares ? squares.getDefiningOp<linalg::GenericOp>() : linalg::GenericOp();
-  auto mul = dyn_cast_or_null<arith::MulFOp>(soleOp(sq));
+  auto mul = dyn_cast_or_null<arith::MulFOp>(getSoleBodyOp(sq));
   if (!mul || sq.getNumDpsInputs() != 2 || sq.getDpsInputs()[0] != sq.getDpsInputs()[1])
     return false;
   auto centered = sq.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
-  auto sub = dyn_cast_or_null<arith::SubFOp>(soleOp(centered));
+  auto sub = dyn_cast_or_null<arith::SubFOp>(getSoleBodyOp(centered));
   if (!sub || centered.getNumDpsInputs() != 2)
     return false;
   Value x64 = centered.getDpsInputs()[0];
@@ -101,7 +91,7 @@ static bool rewriteVariance(linalg::GenericOp trunc, OpBuilder &b) {
   if (!mean || matchRowSum(mean) != x64 || k1 != k2)
     return false;
   auto ext = x64.getDefiningOp<linalg::GenericOp>();
-  auto extOp = dyn_cast_or_null<arith::ExtFOp>(soleOp(ext));
+  auto extOp = dyn_cast_or_null<arith::ExtFOp>(getSoleBodyOp(ext));
   if (!extOp || ext.getNumDpsInputs() != 1)
     return false;
   Value x = ext.getDpsInputs()[0];
@@ -139,7 +129,7 @@ struct CodaSinglePassVariancePass
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp g) {
-      if (isa_and_nonnull<arith::TruncFOp>(soleOp(g)))
+      if (isa_and_nonnull<arith::TruncFOp>(getSoleBodyOp(g)))
         candidates.push_back(g);
     });
     OpBuilder b(&getContext());

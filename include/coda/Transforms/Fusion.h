@@ -3,6 +3,7 @@
 #ifndef CODA_TRANSFORMS_FUSION_H
 #define CODA_TRANSFORMS_FUSION_H
 
+#include "coda/Dialect/Coda/IR/CodaAttrs.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/PatternMatch.h"
@@ -41,7 +42,34 @@ Traffic kernelTraffic(Operation *op);
 void eraseDeadProducers(RewriterBase &rewriter, ArrayRef<Value> values,
                         llvm::function_ref<void(Operation *)> onErase = nullptr);
 
+/// The one computing op of a generic's body (the body is that op and a yield of its result),
+/// or null.
+Operation *getSoleBodyOp(linalg::GenericOp op);
+
+/// The loop dimensions a map reads a tensor of `type` with, where results that are the
+/// constant 0 on a dimension of size 1 (torch-mlir's keepdim tensors) are skipped; nullopt
+/// when the map is anything else.
+std::optional<SmallVector<unsigned>> getReadDims(AffineMap map, ShapedType type);
+
+/// Converts a float scalar to another float type (extf or truncf).
+Value castFloatTo(OpBuilder &b, Location loc, Value v, Type type);
+
 class GemmOp;
+
+/// Epilogue operands collected for a new coda.gemm, each (value, role) once.
+struct EpilogueOperands {
+  SmallVector<Value> values;
+  SmallVector<OperandRole> roles;
+  /// The index of (value, role), added when new.
+  unsigned add(Value value, OperandRole role) {
+    for (unsigned i = 0; i < values.size(); ++i)
+      if (values[i] == value && roles[i] == role)
+        return i;
+    values.push_back(value);
+    roles.push_back(role);
+    return values.size() - 1;
+  }
+};
 
 /// Prints one kernel as --coda-print-kernels and --coda-fuse-report show it.
 void printKernelSummary(llvm::raw_ostream &os, GemmOp op, unsigned index, AsmState &state);

@@ -139,6 +139,23 @@ BlockArgument GemmOp::getColIndexArg() {
 // GemmOp builder
 //===----------------------------------------------------------------------===//
 
+/// The properties the builder and the parser set alike.
+static void setGemmProperties(Builder &builder, GemmOp::Properties &props, size_t numExtras,
+                              size_t numInits, ArrayRef<Attribute> roles,
+                              ArrayRef<Attribute> modes, bool transposeA, bool transposeB,
+                              std::optional<PairwiseMode> pairwise) {
+  props.operandSegmentSizes = {1, 1, static_cast<int32_t>(numExtras),
+                               static_cast<int32_t>(numInits)};
+  props.roles = builder.getArrayAttr(roles);
+  props.modes = builder.getArrayAttr(modes);
+  if (transposeA)
+    props.transpose_a = builder.getUnitAttr();
+  if (transposeB)
+    props.transpose_b = builder.getUnitAttr();
+  if (pairwise)
+    props.pairwise = PairwiseModeAttr::get(builder.getContext(), *pairwise);
+}
+
 void GemmOp::build(OpBuilder &builder, OperationState &state, TypeRange resultTypes, Value a,
                    Value b, ValueRange extras, ArrayRef<OperandRole> roles, ValueRange inits,
                    ArrayRef<ResultModeAttr> modes, bool transposeA, bool transposeB,
@@ -149,19 +166,12 @@ void GemmOp::build(OpBuilder &builder, OperationState &state, TypeRange resultTy
   state.addOperands(inits);
   state.addTypes(resultTypes);
   MLIRContext *ctx = builder.getContext();
-  Properties &props = state.getOrAddProperties<Properties>();
-  props.operandSegmentSizes = {1, 1, static_cast<int32_t>(extras.size()),
-                               static_cast<int32_t>(inits.size())};
-  props.roles = builder.getArrayAttr(llvm::to_vector(llvm::map_range(
-      roles, [&](OperandRole r) -> Attribute { return OperandRoleAttr::get(ctx, r); })));
-  props.modes = builder.getArrayAttr(
-      llvm::to_vector(llvm::map_range(modes, [](ResultModeAttr m) -> Attribute { return m; })));
-  if (transposeA)
-    props.transpose_a = builder.getUnitAttr();
-  if (transposeB)
-    props.transpose_b = builder.getUnitAttr();
-  if (pairwise)
-    props.pairwise = PairwiseModeAttr::get(ctx, *pairwise);
+  setGemmProperties(
+      builder, state.getOrAddProperties<Properties>(), extras.size(), inits.size(),
+      llvm::to_vector(llvm::map_range(
+          roles, [&](OperandRole r) -> Attribute { return OperandRoleAttr::get(ctx, r); })),
+      llvm::to_vector(llvm::map_range(modes, [](ResultModeAttr m) -> Attribute { return m; })),
+      transposeA, transposeB, pairwise);
 
   // createBlock moves the insertion point; the op itself must still go where the caller is.
   OpBuilder::InsertionGuard guard(builder);
@@ -289,17 +299,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addTypes(resultTypes);
 
-  Properties &props = result.getOrAddProperties<Properties>();
-  props.operandSegmentSizes = {1, 1, static_cast<int32_t>(extras.size()),
-                               static_cast<int32_t>(inits.size())};
-  props.roles = builder.getArrayAttr(roles);
-  props.modes = builder.getArrayAttr(modes);
-  if (transposeA)
-    props.transpose_a = builder.getUnitAttr();
-  if (transposeB)
-    props.transpose_b = builder.getUnitAttr();
-  if (pairwise)
-    props.pairwise = PairwiseModeAttr::get(ctx, *pairwise);
+  setGemmProperties(builder, result.getOrAddProperties<Properties>(), extras.size(),
+                    inits.size(), roles, modes, transposeA, transposeB, pairwise);
   return success();
 }
 
