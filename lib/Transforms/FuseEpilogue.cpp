@@ -127,6 +127,20 @@ static bool isWeight(Value v) {
   return false;
 }
 
+/// The bf16/f16 tensor an elementwise `extf` to f32 reads, or null.
+static Value peelUpcast(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  auto ext = dyn_cast_or_null<arith::ExtFOp>(getSoleBodyOp(g));
+  if (!ext || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 0 ||
+      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity() ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
+      !ext.getType().isF32())
+    return nullptr;
+  Value in = g.getDpsInputs()[0];
+  Type e = getElementTypeOrSelf(in.getType());
+  return e.isBF16() || e.isF16() ? in : nullptr;
+}
+
 bool ChainFuser::isSiblingContractionValue(Value value) {
   // A value produced (through elementwise ops) by another contraction reading the same A is a
   // sibling branch (gate/up, q/k/v): the gated-activation and merge passes combine those.
@@ -170,13 +184,27 @@ bool ChainFuser::analyze(std::string &reason) {
   }
   SmallVector<int64_t> swapLast =
       batched ? SmallVector<int64_t>{0, 2, 1} : SmallVector<int64_t>{1, 0};
-  if (auto t = a.getDefiningOp<linalg::TransposeOp>(); t && t.getPermutation() == ArrayRef(swapLast)) {
-    a = t.getInput();
-    transposeA = true;
-  }
-  if (auto t = b.getDefiningOp<linalg::TransposeOp>(); t && t.getPermutation() == ArrayRef(swapLast)) {
-    b = t.getInput();
-    transposeB = true;
+  auto absorbTransposes = [&] {
+    if (auto t = a.getDefiningOp<linalg::TransposeOp>();
+        t && !transposeA && t.getPermutation() == ArrayRef(swapLast)) {
+      a = t.getInput();
+      transposeA = true;
+    }
+    if (auto t = b.getDefiningOp<linalg::TransposeOp>();
+        t && !transposeB && t.getPermutation() == ArrayRef(swapLast)) {
+      b = t.getInput();
+      transposeB = true;
+    }
+  };
+  absorbTransposes();
+  // bf16/f16 operands that the program upcasts to f32 before the product (torch-mlir does for
+  // addmm): the gemm reads them as they are; the product is the same, accumulated in fp32.
+  Value narrowA = peelUpcast(a), narrowB = peelUpcast(b);
+  if (narrowA && narrowB &&
+      getElementTypeOrSelf(narrowA.getType()) == getElementTypeOrSelf(narrowB.getType())) {
+    a = narrowA;
+    b = narrowB;
+    absorbTransposes();
   }
   if (!isWeight(b)) {
     reason = "product of two activations (attention): left for the attention path";

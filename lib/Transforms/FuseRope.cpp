@@ -473,8 +473,10 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
         };
         Value x0 = original(0, evenCol), x1 = original(1, oddCol);
         unsigned tables = args.size() - 6;
-        Value cos0 = args[tables], cos1 = args[tables + 1], sin0 = args[tables + 2],
-              sin1 = args[tables + 3];
+        // Tables may be bf16: the rotation is computed in fp32.
+        auto f32 = [&](Value v) { return castFloatTo(b, l, v, b.getF32Type()); };
+        Value cos0 = f32(args[tables]), cos1 = f32(args[tables + 1]),
+              sin0 = f32(args[tables + 2]), sin1 = f32(args[tables + 3]);
         Value r0 = arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, x0, cos0),
                                          arith::MulFOp::create(b, l, x1, sin0));
         Value r1 = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, x1, cos1),

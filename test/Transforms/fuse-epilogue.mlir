@@ -20,6 +20,9 @@
 // RUN: coda-opt --coda-fuse-epilogue %t/lone_matmul_unchanged.mlir -o %t/lone_matmul_unchanged.fused.mlir
 // RUN: FileCheck %s --check-prefix=LONE < %t/lone_matmul_unchanged.fused.mlir
 // RUN: coda-run %t/lone_matmul_unchanged.fused.mlir --against %t/lone_matmul_unchanged.mlir | FileCheck %s --check-prefix=SAME
+// RUN: coda-opt --coda-fuse-epilogue %t/bf16_linear_bias_gelu.mlir -o %t/bf16_linear_bias_gelu.fused.mlir
+// RUN: FileCheck %s --check-prefix=BF16 < %t/bf16_linear_bias_gelu.fused.mlir
+// RUN: coda-run %t/bf16_linear_bias_gelu.fused.mlir --against %t/bf16_linear_bias_gelu.mlir | FileCheck %s --check-prefix=SAME
 // RUN: coda-opt %t/attention_scores_unchanged.mlir | diff - %t/attention_scores_unchanged.fused.mlir
 // RUN: coda-opt %t/lone_matmul_unchanged.mlir | diff - %t/lone_matmul_unchanged.fused.mlir
 // SAME-NOT: MISMATCH
@@ -64,6 +67,14 @@
 // LONE-LABEL: func.func @lone_matmul_unchanged
 // LONE-NOT:   coda.gemm
 // LONE:       linalg.matmul
+
+// torch-mlir upcasts bf16 operands of addmm to f32 before the product; the gemm reads the bf16
+// tensors themselves (the same product, accumulated in fp32).
+// BF16-LABEL: func.func @bf16_linear_bias_gelu
+// BF16:       coda.gemm %arg0, %arg1 transpose_b : tensor<8x32xbf16>, tensor<64x32xbf16>
+// BF16-NEXT:    with(%{{.*}} as col : tensor<64xf32>)
+// BF16-NEXT:    -> (store tensor<8x64xbf16>)
+// BF16-NOT:   tensor<8x32xf32>
 
 //--- bias_gelu_tanh_residual.mlir
 // F.gelu(F.linear(x, w, b), approximate='tanh') + res
@@ -280,5 +291,68 @@ module {
     %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<8x64xf32>) -> tensor<8x64xf32>
     %2 = linalg.matmul ins(%arg0, %arg1 : tensor<8x32xf32>, tensor<32x64xf32>) outs(%1 : tensor<8x64xf32>) -> tensor<8x64xf32>
     return %2 : tensor<8x64xf32>
+  }
+}
+
+//--- bf16_linear_bias_gelu.mlir
+// F.gelu(F.linear(x, w, bias)) in bf16
+#map = affine_map<(d0) -> (d0)>
+#map1 = affine_map<(d0, d1) -> (d0, d1)>
+#map2 = affine_map<(d0, d1) -> (d1)>
+module {
+  func.func @bf16_linear_bias_gelu(%arg0: tensor<8x32xbf16>, %arg1: tensor<64x32xbf16>, %arg2: tensor<64xbf16>) -> tensor<8x64xbf16> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 1.000000e+00 : bf16
+    %cst_1 = arith.constant 2.000000e+00 : bf16
+    %cst_2 = arith.constant 5.000000e-01 : bf16
+    %0 = tensor.empty() : tensor<32x64xbf16>
+    %transposed = linalg.transpose ins(%arg1 : tensor<64x32xbf16>) outs(%0 : tensor<32x64xbf16>) permutation = [1, 0] 
+    %1 = tensor.empty() : tensor<64xf32>
+    %2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%arg2 : tensor<64xbf16>) outs(%1 : tensor<64xf32>) {
+    ^bb0(%in: bf16, %out: f32):
+      %15 = arith.extf %in : bf16 to f32
+      linalg.yield %15 : f32
+    } -> tensor<64xf32>
+    %3 = tensor.empty() : tensor<8x32xf32>
+    %4 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<8x32xbf16>) outs(%3 : tensor<8x32xf32>) {
+    ^bb0(%in: bf16, %out: f32):
+      %15 = arith.extf %in : bf16 to f32
+      linalg.yield %15 : f32
+    } -> tensor<8x32xf32>
+    %5 = tensor.empty() : tensor<32x64xf32>
+    %6 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%transposed : tensor<32x64xbf16>) outs(%5 : tensor<32x64xf32>) {
+    ^bb0(%in: bf16, %out: f32):
+      %15 = arith.extf %in : bf16 to f32
+      linalg.yield %15 : f32
+    } -> tensor<32x64xf32>
+    %7 = tensor.empty() : tensor<8x64xf32>
+    %8 = linalg.fill ins(%cst : f32) outs(%7 : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %9 = linalg.matmul ins(%4, %6 : tensor<8x32xf32>, tensor<32x64xf32>) outs(%8 : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %10 = linalg.generic {indexing_maps = [#map2, #map1], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<64xf32>) outs(%7 : tensor<8x64xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    } -> tensor<8x64xf32>
+    %11 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%9, %10 : tensor<8x64xf32>, tensor<8x64xf32>) outs(%7 : tensor<8x64xf32>) {
+    ^bb0(%in: f32, %in_3: f32, %out: f32):
+      %15 = arith.addf %in, %in_3 : f32
+      linalg.yield %15 : f32
+    } -> tensor<8x64xf32>
+    %12 = tensor.empty() : tensor<8x64xbf16>
+    %13 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%11 : tensor<8x64xf32>) outs(%12 : tensor<8x64xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %15 = arith.truncf %in : f32 to bf16
+      linalg.yield %15 : bf16
+    } -> tensor<8x64xbf16>
+    %14 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%13 : tensor<8x64xbf16>) outs(%12 : tensor<8x64xbf16>) {
+    ^bb0(%in: bf16, %out: bf16):
+      %15 = math.sqrt %cst_1 : bf16
+      %16 = arith.divf %in, %15 : bf16
+      %17 = math.erf %16 : bf16
+      %18 = arith.addf %17, %cst_0 : bf16
+      %19 = arith.mulf %18, %cst_2 : bf16
+      %20 = arith.mulf %in, %19 : bf16
+      linalg.yield %20 : bf16
+    } -> tensor<8x64xbf16>
+    return %14 : tensor<8x64xbf16>
   }
 }
