@@ -10,6 +10,7 @@
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::coda {
@@ -192,6 +193,54 @@ static func::FuncOp getOrCreateNormWeights(ModuleOp module, RankedTensorType wei
   return func;
 }
 
+/// A norm weight computed from other vectors by an elementwise op (Gemma's `1 + w`) is weight
+/// preparation too: the op moves into a run-once function that the program calls.
+static Value outlineVectorPrep(RewriterBase &rewriter, ModuleOp module, Value vector) {
+  auto g = vector.getDefiningOp<linalg::GenericOp>();
+  if (!g || g->getNumResults() != 1 || g.getNumReductionLoops() != 0 || g.getNumLoops() != 1 ||
+      g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)) || !vector.hasOneUse())
+    return vector;
+  for (Value in : g.getDpsInputs())
+    if (!isa<BlockArgument>(in) || cast<RankedTensorType>(in.getType()).getRank() != 1)
+      return vector;
+  for (Operation &op : g.getBody()->without_terminator())
+    if (!isMemoryEffectFree(&op))
+      return vector;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = g.getLoc();
+  SmallVector<Value> ins = g.getDpsInputs();
+  SmallVector<Type> inputs = llvm::to_vector(ValueRange(ins).getTypes());
+  std::string name = "coda_vector_prep";
+  for (unsigned i = 0; module.lookupSymbol(name); ++i)
+    name = "coda_vector_prep_" + std::to_string(i + 1);
+  auto func = func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, {vector.getType()}));
+  func.setPrivate();
+  func->setAttr(CodaDialect::getWeightPrepAttrName(), b.getUnitAttr());
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  for (auto [in, arg] : llvm::zip(g.getDpsInputs(), entry->getArguments()))
+    mapping.map(in, arg);
+  // The body's captured constants come along.
+  g.getBody()->walk([&](Operation *op) {
+    for (Value o : op->getOperands())
+      if (!mapping.contains(o) && o.getParentBlock() != g.getBody())
+        if (Operation *def = o.getDefiningOp())
+          mapping.map(o, b.clone(*def, mapping)->getResult(0));
+  });
+  for (Value init : g.getDpsInits())
+    if (Operation *def = init.getDefiningOp(); def && !mapping.contains(init))
+      mapping.map(init, b.clone(*def, mapping)->getResult(0));
+  Operation *clone = b.clone(*g, mapping);
+  func::ReturnOp::create(b, loc, clone->getResults());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(g);
+  Value result = func::CallOp::create(rewriter, loc, func, ValueRange(ins)).getResult(0);
+  rewriter.replaceOp(g, result);
+  return result;
+}
+
 /// Rewrites one matmul; returns whether it changed.
 static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp module,
                           RewriterBase &rewriter, DenseSet<Operation *> &erased) {
@@ -245,7 +294,7 @@ static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp mo
                              .getElementType();
     SmallVector<Value> args{stored};
     for (Factor &f : cols)
-      args.push_back(asVector(rewriter, loc, f.value));
+      args.push_back(outlineVectorPrep(rewriter, module, asVector(rewriter, loc, f.value)));
     if (a.bias)
       args.push_back(asVector(rewriter, loc, a.bias->value));
     func::FuncOp prep = getOrCreateNormWeights(module, storedType, element, cols.size(),

@@ -41,10 +41,12 @@
 // TRAIN:       linalg.matmul ins(%[[XG]], %{{.*}} : tensor<8x32xf32>, tensor<32x48xf32>)
 // TRAIN-NOT:   coda.weight_prep
 
-// The (1 + γ) vector is computed in the program and passed to the weight preparation.
+// The (1 + γ) vector is weight preparation too: computed by a run-once function, passed on.
 // ONEPLUS-LABEL: func.func @rmsnorm_one_plus_weight
-// ONEPLUS:       %[[G1:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<32xf32>)
+// ONEPLUS:       %[[G1:.*]] = call @coda_vector_prep(%arg1) : (tensor<32xf32>) -> tensor<32xf32>
 // ONEPLUS:       call @coda_norm_weights_32x48_kn_scale1(%arg2, %[[G1]]) : (tensor<32x48xf32>, tensor<32xf32>) -> tensor<32x48xf32>
+// ONEPLUS-LABEL: func.func private @coda_vector_prep(%{{.*}}: tensor<32xf32>) -> tensor<32xf32> attributes {coda.weight_prep}
+// ONEPLUS:         arith.addf
 
 // RESID-LABEL: func.func @residual_rmsnorm_linear
 // RESID:       call @coda_norm_weights_48x32_nk_scale1(%arg4, %arg3)
