@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -209,12 +210,12 @@ static std::vector<int64_t> makeDescriptor(void *data, RankedTensorType type) {
 
 FailureOr<std::vector<HostTensor>> mlir::coda::runOnCpu(ModuleOp original, StringRef entry,
                                                         ArrayRef<HostTensor> inputs) {
-  static bool nativeTargetReady = [] {
+  // The JIT needs the host target, initialized once per process.
+  static std::once_flag nativeTarget;
+  std::call_once(nativeTarget, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)nativeTargetReady;
+  });
 
   MLIRContext *ctx = original.getContext();
   DialectRegistry registry;

@@ -444,7 +444,6 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     roles.push_back(OperandRole::Tiled);
   }
 
-  Type storedType = cast<ShapedType>(result.getType()).getElementType();
   auto rotated = GemmOp::create(
       rewriter, loc, TypeRange{result.getType()}, gemm.getA(), weight, extras, roles,
       ValueRange{}, {gemm.getMode(0)}, gemm.getTransposeA(), gemm.getTransposeB(),
@@ -493,7 +492,6 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
         YieldOp::create(b, l, ValueRange{arith::SelectOp::create(b, l, inside, r0, x0),
                                          arith::SelectOp::create(b, l, inside, r1, x1)});
       });
-  (void)storedType;
   if (auto bytes = gemm->getAttrOfType<DenseI64ArrayAttr>(kUnfusedBytesAttr)) {
     Traffic before{bytes[0], bytes[1]};
     for (const RopeRange &r : ranges)
