@@ -11,7 +11,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.coda_obj_root, "test")
 # Inputs/ hold the reference programs that tests compare against; unit/ has its own config.
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "gpu", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%coda_src", config.coda_src_root))
 config.substitutions.append(("%coda_obj", config.coda_obj_root))
@@ -21,3 +21,19 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.coda_tools_dir, config.llvm_tools_dir]
 tools = ["coda-opt", "coda-translate", "coda-run", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# T2 needs nvcc and the CUTLASS headers of the pinned nvidia-cutlass package.
+import subprocess
+nvcc = "/usr/local/cuda/bin/nvcc"
+try:
+    cutlass_root = subprocess.run(
+        ["python3", "-c",
+         "import cutlass_library, os; print(os.path.join(os.path.dirname(cutlass_library.__file__), 'source'))"],
+        capture_output=True, text=True, check=True).stdout.strip()
+except Exception:
+    cutlass_root = ""
+if os.path.exists(nvcc) and cutlass_root and os.path.isdir(os.path.join(cutlass_root, "include")):
+    config.available_features.add("nvcc-cutlass")
+    config.substitutions.append(("%nvcc", nvcc))
+    config.substitutions.append(("%cutlass_includes",
+        "-I{0}/include -I{0}/tools/util/include".format(cutlass_root)))

@@ -1,0 +1,20 @@
+//===- TranslateToCuda.h - coda.gemm as CUTLASS sm90 kernels ----*- C++ -*-===//
+
+#ifndef CODA_TARGET_CUDA_TRANSLATETOCUDA_H
+#define CODA_TARGET_CUDA_TRANSLATETOCUDA_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::coda {
+
+/// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at
+/// the offending op and writes nothing when a kernel cannot be emitted.
+LogicalResult translateToCuda(Operation *op, llvm::raw_ostream &os);
+
+/// Registers --coda-to-cuda with mlir-translate's registry.
+void registerToCudaTranslation();
+
+} // namespace mlir::coda
+
+#endif // CODA_TARGET_CUDA_TRANSLATETOCUDA_H
