@@ -2,7 +2,8 @@
 # First command for a newcomer: installs what is missing, builds coda, then runs the main job on
 # the shipped examples: fuses the torch-mlir blocks (printing which chains went into which
 # kernel, what stayed outside and the traffic saved), lists the kernels of the hand-written coda
-# programs, and checks every program against its reference on random inputs.
+# programs, checks every program against its reference on random inputs, and writes the CUDA
+# of examples/cuda/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CODA_BUILD_DIR:-$root/build}"
@@ -26,4 +27,9 @@ for program in examples/*.mlir; do
   echo "== $program"
   "$build/bin/coda-opt" --coda-print-kernels "$program" -o /dev/null
   "$build/bin/coda-run" "$program" --against "${program%.mlir}.linalg.mlir" --int-max 128 --atol 1e-5
+done
+for program in examples/cuda/*.mlir; do
+  cu="$out/$(basename "$program" .mlir).cu"
+  "$build/bin/coda-translate" --coda-to-cuda "$program" -o "$cu"
+  echo "== $program -> $cu ($(grep -c '^extern "C"' "$cu") launchers)"
 done
