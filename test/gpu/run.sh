@@ -15,19 +15,22 @@ cutlass="${CUTLASS_DIR:-$(python3 -c 'import cutlass_library, os; print(os.path.
 flags=(-std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -arch=sm_90a
        -I"$cutlass/include" -I"$cutlass/tools/util/include")
 
-# A machine without LLVM/MLIR can run the checks on files emitted elsewhere into OUT_DIR.
-if [ -x "$build/bin/coda-translate" ]; then
-  "$build/bin/coda-translate" --coda-to-cuda "$root/examples/cuda/bias_gelu.mlir" -o "$out/bias_gelu.cu"
-elif [ ! -f "$out/bias_gelu.cu" ]; then
-  echo "run.sh: no $build/bin/coda-translate and no $out/bias_gelu.cu" >&2
-  exit 2
-fi
-"$nvcc" "${flags[@]}" -c "$out/bias_gelu.cu" -o "$out/bias_gelu.o"
-"$nvcc" -std=c++17 -O3 -arch=sm_90a -c "$root/test/gpu/check_bias_gelu.cu" -o "$out/check_bias_gelu.o"
-"$nvcc" -arch=sm_90a "$out/check_bias_gelu.o" "$out/bias_gelu.o" -o "$out/check_bias_gelu"
-
-"$out/check_bias_gelu"
-compute-sanitizer --tool memcheck --error-exitcode 1 "$out/check_bias_gelu" > "$out/memcheck.log"
-tail -1 "$out/memcheck.log"
-compute-sanitizer --tool racecheck --error-exitcode 1 "$out/check_bias_gelu" > "$out/racecheck.log"
-tail -1 "$out/racecheck.log"
+# Each example with its check: emit (unless emitted elsewhere into OUT_DIR, for a GPU machine
+# without LLVM/MLIR), compile, run, then under compute-sanitizer memcheck and racecheck.
+for example in bias_gelu down_residual; do
+  if [ -x "$build/bin/coda-translate" ]; then
+    "$build/bin/coda-translate" --coda-to-cuda "$root/examples/cuda/$example.mlir" -o "$out/$example.cu"
+  elif [ ! -f "$out/$example.cu" ]; then
+    echo "run.sh: no $build/bin/coda-translate and no $out/$example.cu" >&2
+    exit 2
+  fi
+  "$nvcc" "${flags[@]}" -c "$out/$example.cu" -o "$out/$example.o"
+  "$nvcc" -std=c++17 -O3 -arch=sm_90a -c "$root/test/gpu/check_$example.cu" -o "$out/check_$example.o"
+  "$nvcc" -arch=sm_90a "$out/check_$example.o" "$out/$example.o" -o "$out/check_$example"
+  echo "== $example"
+  "$out/check_$example"
+  compute-sanitizer --tool memcheck --error-exitcode 1 "$out/check_$example" > "$out/$example.memcheck.log"
+  tail -1 "$out/$example.memcheck.log"
+  compute-sanitizer --tool racecheck --error-exitcode 1 "$out/check_$example" > "$out/$example.racecheck.log"
+  tail -1 "$out/$example.racecheck.log"
+done

@@ -187,10 +187,14 @@ LogicalResult CudaEmitter::emitEpilogueFunction(GemmOp op, StringRef name) {
   names.clear();
   nextName = 0;
   Block &body = op.getEpilogue().front();
-  os << "// The epilogue of " << name << ", per output element, in fp32.\n";
+  bool accumulate = op.getMode(0).isAccumulate();
+  os << "// The epilogue of " << name << ", per output element, in fp32"
+     << (accumulate ? " (accumulated into the init: init + value)" : "") << ".\n";
   os << "__device__ __forceinline__ float " << name << "_epilogue(";
   SmallVector<std::string> params;
   params.push_back("float " + valueName(body.getArgument(0)));
+  if (accumulate)
+    params.push_back("float init");
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     params.push_back("float " + valueName(op.getExtraArgs(i).front()));
   llvm::interleaveComma(params, os);
@@ -198,7 +202,8 @@ LogicalResult CudaEmitter::emitEpilogueFunction(GemmOp op, StringRef name) {
   for (Operation &inner : body.without_terminator())
     if (failed(emitScalarOp(inner)))
       return failure();
-  os << "  return " << valueName(cast<YieldOp>(body.getTerminator()).getValues()[0]) << ";\n}\n\n";
+  os << "  return " << (accumulate ? "init + " : "")
+     << valueName(cast<YieldOp>(body.getTerminator()).getValues()[0]) << ";\n}\n\n";
   return success();
 }
 
@@ -208,9 +213,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     return op.emitOpError("batched products are not supported by the CUDA backend yet");
   if (op.getPairwise())
     return op.emitOpError("pairwise epilogues are not supported by the CUDA backend yet");
-  if (op.getNumResults() != 1 || !op.getMode(0).isStore())
-    return op.emitOpError("the CUDA backend supports one stored result for now; reductions, "
-                          "accumulation and several results come next");
+  if (op.getNumResults() != 1 || op.getMode(0).isReduce())
+    return op.emitOpError("the CUDA backend supports one stored or accumulated result for now; "
+                          "reductions and several results come next");
+  bool accumulate = op.getMode(0).isAccumulate();
   if (!op.getRowIndexArg().use_empty() || !op.getColIndexArg().use_empty())
     return op.emitOpError("index-dependent epilogues are not supported by the CUDA backend yet");
   Type inElem = op.getA().getType().getElementType();
@@ -239,10 +245,13 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "template <class T> struct " << name << "_fn {};\n";
   os << "template <int N> struct " << name << "_fn<cutlass::Array<float, N>> {\n";
   os << "  CUTLASS_DEVICE cutlass::Array<float, N> operator()(cutlass::Array<float, N> const &acc";
+  if (accumulate)
+    os << ", cutlass::Array<float, N> const &init";
   for (unsigned i = 0; i < n; ++i)
     os << ", cutlass::Array<float, N> const &x" << i;
   os << ") const {\n    cutlass::Array<float, N> out;\n    CUTLASS_PRAGMA_UNROLL\n";
-  os << "    for (int i = 0; i < N; ++i) out[i] = " << name << "_epilogue(acc[i]";
+  os << "    for (int i = 0; i < N; ++i) out[i] = " << name << "_epilogue(acc[i]"
+     << (accumulate ? ", init[i]" : "");
   for (unsigned i = 0; i < n; ++i)
     os << ", x" << i << "[i]";
   os << ");\n    return out;\n  }\n};\n\n";
@@ -275,13 +284,17 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   }
   os << "  using Compute = cutlass::epilogue::fusion::Sm90Compute<" << name
      << "_fn, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>;\n";
+  os << "  using ElementC = " << (accumulate ? "ElementD" : "void") << ";"
+     << (accumulate ? " // the init tensor, read through the collective's C" : "") << "\n";
   os << "  using EVT = cutlass::epilogue::fusion::Sm90EVT<Compute, cutlass::epilogue::fusion::Sm90AccFetch";
+  if (accumulate)
+    os << ", cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>";
   for (const std::string &node : nodes)
     os << ", " << node;
   os << ">;\n";
   os << R"cu(  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, void, LayoutD,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD,
       16 / sizeof(ElementD), ElementD, LayoutD, 16 / sizeof(ElementD),
       cutlass::epilogue::TmaWarpSpecializedCooperative, EVT>::CollectiveOp;
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
@@ -303,6 +316,8 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "extern \"C\" int " << name << "(const void *a, const void *b";
   for (unsigned i = 0; i < n; ++i)
     os << ", const void *operand" << i;
+  if (accumulate)
+    os << ", const void *init";
   os << ", void *d, int m, int n, int k, void *workspace, cudaStream_t stream) {\n";
   os << "  using G = " << traits << "::Gemm;\n";
   os << "  // TMA needs 16-byte aligned rows.\n";
@@ -319,8 +334,12 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},\n";
   os << "      {static_cast<const " << traits << "::ElementIn *>(a), sA, static_cast<const "
      << traits << "::ElementIn *>(b), sB},\n";
-  os << "      {{}, nullptr, {}, static_cast<" << traits << "::ElementD *>(d), sD}};\n";
-  os << "  args.epilogue.thread = {{}";
+  if (accumulate)
+    os << "      {{}, static_cast<const " << traits << "::ElementD *>(init), sD, static_cast<"
+       << traits << "::ElementD *>(d), sD}};\n";
+  else
+    os << "      {{}, nullptr, {}, static_cast<" << traits << "::ElementD *>(d), sD}};\n";
+  os << "  args.epilogue.thread = {{}" << (accumulate ? ", {}" : "");
   for (unsigned i = 0; i < n; ++i) {
     std::string ptr = "static_cast<const " + extraTypes[i] + " *>(operand" + std::to_string(i) + ")";
     if (op.getRole(i) == OperandRole::Scalar)

@@ -28,3 +28,13 @@
 // CHECK:         if (k % align != 0 || n % (16 / sizeof(main_k0_kernel::ElementD)) != 0)
 // CHECK-NEXT:      return CODA_MISALIGNED;
 // CHECK:       extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
+
+// Accumulate mode: the init is the collective's C, fetched by an Sm90SrcFetch child, and the
+// epilogue returns init + value.
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/down_residual.mlir | FileCheck %s --check-prefix=ACCUM
+// ACCUM:       __device__ __forceinline__ float main_k0_epilogue(float [[V:v[0-9]+]], float init) {
+// ACCUM-NEXT:    return init + [[V]];
+// ACCUM:         using ElementC = ElementD; // the init tensor, read through the collective's C
+// ACCUM-NEXT:    using EVT = cutlass::epilogue::fusion::Sm90EVT<Compute, cutlass::epilogue::fusion::Sm90AccFetch, cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>>;
+// ACCUM:       extern "C" int main_k0(const void *a, const void *b, const void *init, void *d, int m, int n, int k, void *workspace, cudaStream_t stream) {
+// ACCUM:           {{[{][{][}]}}, static_cast<const main_k0_kernel::ElementD *>(init), sD, static_cast<main_k0_kernel::ElementD *>(d), sD{{[}][}]}};

@@ -18,7 +18,7 @@ func.func @pairwise(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tensor<8x1
 // -----
 
 func.func @reduction(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tensor<8xf32> {
-  // expected-error @+1 {{the CUDA backend supports one stored result for now}}
+  // expected-error @+1 {{the CUDA backend supports one stored or accumulated result for now}}
   %0 = coda.gemm %x, %w : tensor<8x16xbf16>, tensor<16x32xbf16>
       -> (reduce<row, sum> tensor<8xf32>)
       epilogue(%a: f32, %i: index, %j: index) {
