@@ -129,21 +129,20 @@ func::FuncOp mlir::coda::findEntryFunction(ModuleOp module, StringRef name) {
 
 LogicalResult mlir::coda::verifyRunnableSignature(func::FuncOp func) {
   FunctionType type = func.getFunctionType();
-  for (auto [index, t] : llvm::enumerate(type.getInputs()))
-    if (!isSupportedTensorType(t))
-      return func.emitError() << "argument #" << index << " of @" << func.getSymName()
-                              << " has type " << t
-                              << "; coda-run supports statically shaped tensors of f16, bf16, "
-                                 "f32, f64 or signless integers";
+  auto check = [&](StringRef what, TypeRange types) -> LogicalResult {
+    for (auto [index, t] : llvm::enumerate(types))
+      if (!isSupportedTensorType(t))
+        return func.emitError() << what << " #" << index << " of @" << func.getSymName()
+                                << " has type " << t
+                                << "; coda-run supports statically shaped tensors of f16, bf16, "
+                                   "f32, f64 or signless integers";
+    return success();
+  };
+  if (failed(check("argument", type.getInputs())))
+    return failure();
   if (type.getNumResults() == 0)
     return func.emitError() << "@" << func.getSymName() << " returns nothing to check";
-  for (auto [index, t] : llvm::enumerate(type.getResults()))
-    if (!isSupportedTensorType(t))
-      return func.emitError() << "result #" << index << " of @" << func.getSymName()
-                              << " has type " << t
-                              << "; coda-run supports statically shaped tensors of f16, bf16, "
-                                 "f32, f64 or signless integers";
-  return success();
+  return check("result", type.getResults());
 }
 
 namespace {

@@ -8,6 +8,8 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include "compare.h"
+
 extern "C" int main_k0(const void *a, const void *b, const void *bias, const void *scale, void *d,
                        int m, int n, int k, void *workspace, cudaStream_t stream);
 extern "C" size_t main_k0_workspace_size(int m, int n, int k);
@@ -52,20 +54,9 @@ static int check(int m, int n, int k) {
     printf("M=%d N=%d K=%d: status %d, %s\n", m, n, k, status, cudaGetErrorString(err));
     failed = 1;
   } else {
-    std::vector<__nv_bfloat16> hd((size_t)m * n);
-    std::vector<float> hr((size_t)m * n);
-    cudaMemcpy(hd.data(), d, hd.size() * 2, cudaMemcpyDeviceToHost);
-    cudaMemcpy(hr.data(), ref, hr.size() * 4, cudaMemcpyDeviceToHost);
-    double maxAbs = 0, maxRef = 0;
-    for (size_t i = 0; i < hd.size(); ++i) {
-      maxAbs = std::fmax(maxAbs, std::fabs(double(__bfloat162float(hd[i])) - hr[i]));
-      maxRef = std::fmax(maxRef, std::fabs(double(hr[i])));
-    }
-    // bf16 output: 2^-8 relative rounding of the largest values, plus fp32 sum order.
-    double rel = maxAbs / (maxRef > 0 ? maxRef : 1);
-    failed = rel > 1e-2;
-    printf("M=%d N=%d K=%d: max abs err %.3e, max |ref| %.3e, relative %.3e: %s\n", m, n, k,
-           maxAbs, maxRef, rel, failed ? "FAIL" : "ok");
+    char label[64];
+    snprintf(label, sizeof label, "M=%d N=%d K=%d", m, n, k);
+    failed = compareWithReference(d, ref, (size_t)m * n, label);
   }
   cudaFree(a); cudaFree(w); cudaFree(b); cudaFree(s); cudaFree(d); cudaFree(ref); cudaFree(workspace);
   return failed;

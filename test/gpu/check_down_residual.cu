@@ -8,6 +8,8 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include "compare.h"
+
 extern "C" int main_k0(const void *a, const void *b, const void *init, void *d, int m, int n,
                        int k, void *workspace, cudaStream_t stream);
 extern "C" size_t main_k0_workspace_size(int m, int n, int k);
@@ -47,19 +49,9 @@ static int check(int m, int n, int k, bool inPlace) {
     printf("M=%d N=%d K=%d: status %d, %s\n", m, n, k, status, cudaGetErrorString(err));
     failed = 1;
   } else {
-    std::vector<__nv_bfloat16> hd(hr.size());
-    std::vector<float> href(hr.size());
-    cudaMemcpy(hd.data(), out, hd.size() * 2, cudaMemcpyDeviceToHost);
-    cudaMemcpy(href.data(), ref, href.size() * 4, cudaMemcpyDeviceToHost);
-    double maxAbs = 0, maxRef = 0;
-    for (size_t i = 0; i < hd.size(); ++i) {
-      maxAbs = std::fmax(maxAbs, std::fabs(double(__bfloat162float(hd[i])) - href[i]));
-      maxRef = std::fmax(maxRef, std::fabs(double(href[i])));
-    }
-    double rel = maxAbs / (maxRef > 0 ? maxRef : 1);
-    failed = rel > 1e-2;
-    printf("M=%d N=%d K=%d%s: max abs err %.3e, max |ref| %.3e, relative %.3e: %s\n", m, n, k,
-           inPlace ? " in place" : "", maxAbs, maxRef, rel, failed ? "FAIL" : "ok");
+    char label[64];
+    snprintf(label, sizeof label, "M=%d N=%d K=%d%s", m, n, k, inPlace ? " in place" : "");
+    failed = compareWithReference(out, ref, hr.size(), label);
   }
   cudaFree(a); cudaFree(w); cudaFree(res); cudaFree(d); cudaFree(ref); cudaFree(workspace);
   return failed;
