@@ -35,5 +35,6 @@ except Exception:
 if os.path.exists(nvcc) and cutlass_root and os.path.isdir(os.path.join(cutlass_root, "include")):
     config.available_features.add("nvcc-cutlass")
     config.substitutions.append(("%nvcc", nvcc))
-    config.substitutions.append(("%cutlass_includes",
-        "-I{0}/include -I{0}/tools/util/include".format(cutlass_root)))
+    # The emitted kernels include coda's runtime headers and CUTLASS.
+    config.substitutions.append(("%kernel_includes",
+        "-I{0}/include -I{1}/include -I{1}/tools/util/include".format(config.coda_src_root, cutlass_root)))

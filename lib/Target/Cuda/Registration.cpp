@@ -5,10 +5,20 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 
 void mlir::coda::registerToCudaTranslation() {
+  static llvm::cl::opt<bool> emitTorchBinding(
+      "emit-torch-binding",
+      llvm::cl::desc("With --coda-to-cuda: also define a PyTorch extension, one function per "
+                     "kernel (load with torch.utils.cpp_extension.load)"),
+      llvm::cl::init(false));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
-      [](Operation *op, llvm::raw_ostream &os) { return translateToCuda(op, os); },
+      [](Operation *op, llvm::raw_ostream &os) {
+        CudaEmitterOptions options;
+        options.torchBinding = emitTorchBinding;
+        return translateToCuda(op, os, options);
+      },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });
 }

@@ -16,6 +16,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ScopedHashTable.h"
@@ -26,23 +31,67 @@ using namespace mlir;
 using namespace mlir::coda;
 
 namespace {
+/// How a result leaves the epilogue.
+enum class Sink {
+  D,       // the collective's TMA store (the first stored or accumulated result)
+  Store,   // coda::rt::GlobalStore
+  Reduce   // a CUTLASS reduction node writing per-tile partials, then a combine kernel
+};
+
+struct ResultPlan {
+  Sink sink;
+  ResultModeAttr mode;
+  std::string element;         // CUTLASS element type of a stored result
+  SmallVector<unsigned> values; // the value streams (DAG compute nodes) it reads
+};
+
+/// The epilogue DAG of one kernel, in topological order: [C source] operands streams sinks root.
+struct KernelPlan {
+  std::optional<PairwiseMode> pairwise;
+  bool hasSource = false; // the D result accumulates into C
+  int dResult = -1;
+  SmallVector<std::string> operandElements;
+  SmallVector<ResultPlan> results;
+  /// Per value stream: the result it computes and which of the result's yields.
+  SmallVector<std::pair<unsigned, unsigned>> streams;
+
+  unsigned numLeaves() const { return hasSource + operandElements.size(); }
+  unsigned streamNode(unsigned s) const { return numLeaves() + s; }
+};
 
 /// Emits C++ for the scalar ops of one epilogue region.
 class CudaEmitter {
 public:
-  explicit CudaEmitter(raw_ostream &os) : os(os) {}
+  CudaEmitter(raw_ostream &os, const CudaEmitterOptions &options) : os(os), options(options) {}
 
   LogicalResult emitModule(ModuleOp module);
 
 private:
   LogicalResult emitKernel(GemmOp op, StringRef name);
+  FailureOr<KernelPlan> planKernel(GemmOp op);
   LogicalResult emitEpilogueFunction(GemmOp op, StringRef name);
+  void emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan &plan, unsigned stream);
+  void emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan, unsigned numNodes);
+  static SmallVector<std::string> launcherParams(GemmOp op);
+  void emitTorchWrapper(GemmOp op, StringRef name);
+  void emitTorchFunctionWrapper(func::FuncOp func);
+  LogicalResult checkFunction(func::FuncOp func, std::string &why);
+  LogicalResult emitFunction(func::FuncOp func);
+  LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
+                                  SmallVectorImpl<Value> &params);
+  void emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
+                       ArrayRef<int64_t> offsets, bool insert);
   LogicalResult emitScalarOp(Operation &op);
   FailureOr<std::string> cType(Operation *at, Type type);
   std::string valueName(Value v);
   static FailureOr<std::string> cutlassElement(Type t);
 
   raw_ostream &os;
+  const CudaEmitterOptions &options;
+  std::string indent = "  ";
+  /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
+  DenseMap<Operation *, std::string> kernelNames;
+  llvm::StringSet<> launchers;
   DenseMap<Value, std::string> names;
   unsigned nextName = 0;
 };
@@ -90,7 +139,7 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
     FailureOr<std::string> type = cType(&op, result.getType());
     if (failed(type))
       return failure();
-    os << "  " << *type << " " << name(result) << " = " << expr << ";\n";
+    os << indent << *type << " " << name(result) << " = " << expr << ";\n";
     return success();
   };
   auto binary = [&](const char *sym) {
@@ -120,6 +169,17 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       .Case([&](arith::AddIOp) { return binary("+"); })
       .Case([&](arith::SubIOp) { return binary("-"); })
       .Case([&](arith::MulIOp) { return binary("*"); })
+      // Index arithmetic (weight preparation) is on non-negative values: unsigned and signed
+      // division agree.
+      .Case([&](arith::DivUIOp) { return binary("/"); })
+      .Case([&](arith::DivSIOp) { return binary("/"); })
+      .Case([&](arith::RemUIOp) { return binary("%"); })
+      .Case([&](arith::RemSIOp) { return binary("%"); })
+      .Case([&](arith::AndIOp) { return binary("&"); })
+      .Case([&](arith::OrIOp) { return binary("|"); })
+      .Case([&](arith::XOrIOp) { return binary("^"); })
+      .Case([&](arith::MaxSIOp) { return call("max"); })
+      .Case([&](arith::MinSIOp) { return call("min"); })
       .Case([&](arith::NegFOp n) { return define(n.getResult(), "-" + name(n.getOperand())); })
       .Case([&](arith::MaximumFOp) { return call("fmaxf"); })
       .Case([&](arith::MinimumFOp) { return call("fminf"); })
@@ -183,120 +243,318 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       });
 }
 
+//===----------------------------------------------------------------------===//
+// What one coda.gemm becomes
+//===----------------------------------------------------------------------===//
+
+
+static const char *combinerName(Combiner c) {
+  switch (c) {
+  case Combiner::Sum:
+  case Combiner::SumSq:
+    return "Sum";
+  case Combiner::Max:
+    return "Max";
+  case Combiner::LogSumExp:
+    return "Lse";
+  }
+  llvm_unreachable("combiner");
+}
+
+/// The value a reduction ignores (for the odd slot of a contracted pair).
+static const char *identityOf(Combiner c) {
+  return c == Combiner::Sum || c == Combiner::SumSq ? "0.f" : "-INFINITY";
+}
+
 LogicalResult CudaEmitter::emitEpilogueFunction(GemmOp op, StringRef name) {
   names.clear();
   nextName = 0;
   Block &body = op.getEpilogue().front();
-  bool accumulate = op.getMode(0).isAccumulate();
-  os << "// The epilogue of " << name << ", per output element, in fp32"
-     << (accumulate ? " (accumulated into the init: init + value)" : "") << ".\n";
-  os << "__device__ __forceinline__ float " << name << "_epilogue(";
-  SmallVector<std::string> params;
-  params.push_back("float " + valueName(body.getArgument(0)));
-  if (accumulate)
-    params.push_back("float init");
-  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    params.push_back("float " + valueName(op.getExtraArgs(i).front()));
-  llvm::interleaveComma(params, os);
-  os << ") {\n";
+  auto yield = cast<YieldOp>(body.getTerminator());
+  os << "// The epilogue region of " << name << " in fp32: one call per "
+     << (op.getInArity() == 2 ? "column pair" : "accumulator element") << ", "
+     << yield.getValues().size() << " value(s) out.\n";
+  os << "__device__ __forceinline__ void " << name << "_epilogue(";
+  for (BlockArgument arg : body.getArguments()) {
+    FailureOr<std::string> type = cType(op, arg.getType());
+    if (failed(type))
+      return failure();
+    os << *type << " " << valueName(arg) << ", ";
+  }
+  os << "float *out) {\n";
   for (Operation &inner : body.without_terminator())
     if (failed(emitScalarOp(inner)))
       return failure();
-  os << "  return " << (accumulate ? "init + " : "")
-     << valueName(cast<YieldOp>(body.getTerminator()).getValues()[0]) << ";\n}\n\n";
+  for (auto [index, value] : llvm::enumerate(yield.getValues()))
+    os << "  out[" << index << "] = " << valueName(value) << ";\n";
+  os << "}\n\n";
   return success();
 }
 
-LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
-  // What this first version of the backend emits.
+FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
   if (op.isBatched())
-    return op.emitOpError("batched products are not supported by the CUDA backend yet");
-  if (op.getPairwise())
-    return op.emitOpError("pairwise epilogues are not supported by the CUDA backend yet");
-  if (op.getNumResults() != 1 || op.getMode(0).isReduce())
-    return op.emitOpError("the CUDA backend supports one stored or accumulated result for now; "
-                          "reductions and several results come next");
-  bool accumulate = op.getMode(0).isAccumulate();
-  if (!op.getRowIndexArg().use_empty() || !op.getColIndexArg().use_empty())
-    return op.emitOpError("index-dependent epilogues are not supported by the CUDA backend yet");
+    return op.emitOpError("batched products are not supported by the CUDA backend yet"), failure();
   Type inElem = op.getA().getType().getElementType();
   if (!inElem.isBF16() && !inElem.isF16())
-    return op.emitOpError("the CUDA backend needs bf16 or f16 inputs, got ") << inElem;
-  FailureOr<std::string> aType = cutlassElement(inElem);
-  FailureOr<std::string> dType =
-      cutlassElement(cast<ShapedType>(op->getResult(0).getType()).getElementType());
-  SmallVector<std::string> extraTypes;
+    return op.emitOpError("the CUDA backend needs bf16 or f16 inputs, got ") << inElem, failure();
+
+  KernelPlan plan;
+  plan.pairwise = op.getPairwise();
+  bool contract = plan.pairwise == PairwiseMode::Contract;
+  bool expand = plan.pairwise == PairwiseMode::Expand;
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i) {
-    OperandRole role = op.getRole(i);
-    if (role != OperandRole::Scalar && role != OperandRole::Row && role != OperandRole::Col)
-      return op.emitOpError("operand #") << i << " has role '" << stringifyOperandRole(role)
-                                         << "', which the CUDA backend does not support yet";
-    FailureOr<std::string> t = cutlassElement(cast<ShapedType>(op.getExtras()[i].getType()).getElementType());
+    // Integer operands (labels) reach the epilogue as fp32, exact below 2^24.
+    Type elem = cast<ShapedType>(op.getExtras()[i].getType()).getElementType();
+    FailureOr<std::string> t = elem.isInteger(64)   ? FailureOr<std::string>(std::string("int64_t"))
+                               : elem.isInteger(32) ? FailureOr<std::string>(std::string("int32_t"))
+                                                    : cutlassElement(elem);
     if (failed(t))
-      return op.emitOpError("operand #") << i << " must be bf16, f16 or f32 for the CUDA backend";
-    extraTypes.push_back(*t);
+      return op.emitOpError("operand #") << i << " has element type "
+                                         << cast<ShapedType>(op.getExtras()[i].getType()).getElementType()
+                                         << ", which the CUDA backend cannot read",
+             failure();
+    plan.operandElements.push_back(*t);
   }
 
+  unsigned yieldsPerResult = op.getOutArity();
+  for (unsigned r = 0, e = op.getNumResults(); r < e; ++r) {
+    ResultModeAttr mode = op.getMode(r);
+    ResultPlan result{Sink::Store, mode, "", {}};
+    if (mode.isReduce()) {
+      if (expand)
+        return op.emitOpError("result #") << r << ": reductions of pairwise(expand) epilogues are "
+                                             "not supported by the CUDA backend",
+               failure();
+      result.sink = Sink::Reduce;
+    } else {
+      FailureOr<std::string> t =
+          cutlassElement(cast<ShapedType>(op->getResult(r).getType()).getElementType());
+      if (failed(t))
+        return op.emitOpError("result #") << r << " must be bf16, f16 or f32 for the CUDA backend",
+               failure();
+      result.element = *t;
+      // The collective's TMA store writes the first result shaped like the accumulator.
+      if (plan.dResult < 0 && !contract && !expand) {
+        plan.dResult = r;
+        result.sink = Sink::D;
+        plan.hasSource = mode.isAccumulate();
+      } else if (mode.isAccumulate()) {
+        return op.emitOpError("result #") << r << ": the CUDA backend accumulates only into the "
+                                             "first stored result, and not in contract or expand mode",
+               failure();
+      }
+    }
+    // Rotate reads its two yields in one stream (even and odd column); expand in two.
+    unsigned streamsOf = expand ? 2 : 1;
+    for (unsigned s = 0; s < streamsOf; ++s) {
+      result.values.push_back(plan.streams.size());
+      plan.streams.push_back({r, s});
+    }
+    (void)yieldsPerResult;
+    plan.results.push_back(result);
+  }
+  return plan;
+}
+
+void CudaEmitter::emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan &plan,
+                                    unsigned stream) {
+  auto [r, part] = plan.streams[stream];
+  ResultModeAttr mode = op.getMode(r);
+  unsigned outArity = op.getOutArity();
+  bool pairs = op.getInArity() == 2;
+  bool square = mode.isReduce() && mode.getCombiner() == Combiner::SumSq;
+  unsigned numYields = cast<YieldOp>(op.getEpilogue().front().getTerminator()).getValues().size();
+
+  os << "// Value stream " << stream << ": result #" << r;
+  if (outArity == 2)
+    os << (plan.pairwise == PairwiseMode::Rotate ? " (even and odd column of each pair)"
+                                                 : (part == 0 ? " (even output column)" : " (odd output column)"));
+  if (square)
+    os << ", squared for the sum of squares";
+  if (mode.isAccumulate())
+    os << ", added to the init";
+  os << ".\n";
+  os << "template <int F> struct " << name << "_v" << stream << " {\n";
+  os << "  CUTLASS_DEVICE cutlass::Array<float, F> operator()(cutlass::Array<int, F> const &rows, "
+        "cutlass::Array<int, F> const &cols, cutlass::Array<float, F> const &acc";
+  if (plan.hasSource)
+    os << ", cutlass::Array<float, F> const &init";
+  for (unsigned i = 0, e = plan.operandElements.size(); i < e; ++i)
+    os << ", cutlass::Array<float, F> const &x" << i;
+  os << ") const {\n    cutlass::Array<float, F> v;\n    float out[" << numYields << "];\n";
+  // One call of the region: on element e (and e + 1 for pairs).
+  auto call = [&](const char *e) {
+    os << name << "_epilogue(acc[" << e << "]";
+    if (pairs)
+      os << ", acc[" << e << " + 1]";
+    for (unsigned i = 0, n = plan.operandElements.size(); i < n; ++i) {
+      os << ", x" << i << "[" << e << "]";
+      if (op.getNumRegionArgsForRole(op.getRole(i)) == 2)
+        os << ", x" << i << "[" << e << " + 1]";
+    }
+    os << ", rows[" << e << "], " << (pairs ? "cols[" + std::string(e) + "] / 2" : "cols[" + std::string(e) + "]")
+       << ", out);\n";
+  };
+  auto value = [&](unsigned yieldIndex, const std::string &at) {
+    std::string v = "out[" + std::to_string(yieldIndex) + "]";
+    if (square)
+      v = v + " * " + v;
+    if (mode.isAccumulate())
+      v = "init[" + at + "] + " + v;
+    return v;
+  };
+  if (!pairs) {
+    os << "    CUTLASS_PRAGMA_UNROLL\n    for (int e = 0; e < F; ++e) {\n      ";
+    call("e");
+    os << "      v[e] = " << value(r * outArity + part, "e") << ";\n    }\n";
+  } else {
+    os << "    coda::rt::checkPairs(rows, cols);\n";
+    os << "    CUTLASS_PRAGMA_UNROLL\n    for (int e = 0; e < F; e += 2) {\n      ";
+    call("e");
+    if (outArity == 2) { // rotate: the pair's two output columns
+      os << "      v[e] = " << value(r * 2, "e") << ";\n";
+      os << "      v[e + 1] = " << value(r * 2 + 1, "e + 1") << ";\n";
+    } else { // contract: the pair's value at the even column
+      os << "      v[e] = " << value(r, "e") << ";\n";
+      os << "      v[e + 1] = "
+         << (mode.isReduce() ? std::string(identityOf(mode.getCombiner())) : std::string("v[e]")) << ";\n";
+    }
+    os << "    }\n";
+  }
+  os << "    return v;\n  }\n};\n\n";
+}
+
+LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
+  FailureOr<KernelPlan> planned = planKernel(op);
+  if (failed(planned))
+    return failure();
+  KernelPlan &plan = *planned;
   if (failed(emitEpilogueFunction(op, name)))
     return failure();
+  for (unsigned s = 0, e = plan.streams.size(); s < e; ++s)
+    emitStreamFunctor(op, name, plan, s);
 
-  unsigned n = op.getExtras().size();
-  // The EVT compute node applies the function to fragments of the accumulator and operands.
-  os << "template <class T> struct " << name << "_fn {};\n";
-  os << "template <int N> struct " << name << "_fn<cutlass::Array<float, N>> {\n";
-  os << "  CUTLASS_DEVICE cutlass::Array<float, N> operator()(cutlass::Array<float, N> const &acc";
-  if (accumulate)
-    os << ", cutlass::Array<float, N> const &init";
-  for (unsigned i = 0; i < n; ++i)
-    os << ", cutlass::Array<float, N> const &x" << i;
-  os << ") const {\n    cutlass::Array<float, N> out;\n    CUTLASS_PRAGMA_UNROLL\n";
-  os << "    for (int i = 0; i < N; ++i) out[i] = " << name << "_epilogue(acc[i]"
-     << (accumulate ? ", init[i]" : "");
-  for (unsigned i = 0; i < n; ++i)
-    os << ", x" << i << "[i]";
-  os << ");\n    return out;\n  }\n};\n\n";
-
+  unsigned numOperands = plan.operandElements.size();
   std::string traits = (name + "_kernel").str();
+  std::string inElem = *cutlassElement(op.getA().getType().getElementType());
+  std::string dElem = plan.dResult >= 0 ? plan.results[plan.dResult].element : "void";
+
+  os << "// " << name << ": A" << (op.getTransposeA() ? "ᵀ" : "") << " · B"
+     << (op.getTransposeB() ? "ᵀ" : "");
+  if (plan.pairwise)
+    os << ", pairwise(" << stringifyPairwiseMode(*plan.pairwise) << ")";
+  os << "; results:";
+  for (auto [r, result] : llvm::enumerate(plan.results)) {
+    os << " #" << r << " ";
+    ResultModeAttr mode = result.mode;
+    if (mode.isReduce())
+      os << "reduce<" << stringifyReduceDim(mode.getDim()) << ", "
+         << stringifyCombiner(mode.getCombiner()) << ">";
+    else
+      os << (mode.isAccumulate() ? "accumulate" : "store");
+    os << (result.sink == Sink::D ? " (TMA store)" : result.sink == Sink::Store ? " (direct store)" : " (tile partials)");
+  }
+  os << ".\n";
   os << "struct " << traits << " {\n";
   os << "  using TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>;\n";
   os << "  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;\n";
-  os << "  using ElementIn = " << *aType << ";\n  using ElementD = " << *dType << ";\n";
+  os << "  static constexpr int kTileM = 128, kTileN = 256;\n";
+  os << "  using ElementIn = " << inElem << ";\n  using ElementD = " << dElem << ";\n";
+  os << "  static constexpr int kAlignD = " << (plan.dResult >= 0 ? "16 / sizeof(ElementD)" : "8")
+     << ";\n";
   os << "  using LayoutA = cutlass::layout::" << (op.getTransposeA() ? "ColumnMajor" : "RowMajor")
      << "; // A is " << (op.getTransposeA() ? "[K, M]" : "[M, K]") << "\n";
   os << "  using LayoutB = cutlass::layout::" << (op.getTransposeB() ? "ColumnMajor" : "RowMajor")
      << "; // B is " << (op.getTransposeB() ? "[N, K]" : "[K, N]") << "\n";
   os << "  using LayoutD = cutlass::layout::RowMajor;\n";
+  os << "  using ElementC = " << (plan.hasSource ? "ElementD" : "void") << ";"
+     << (plan.hasSource ? " // the init, read through the collective's C" : "") << "\n";
+
+  // The DAG's nodes, in topological order.
   SmallVector<std::string> nodes;
-  for (unsigned i = 0; i < n; ++i) {
-    std::string node = "Operand" + std::to_string(i);
+  SmallVector<std::string> edges;
+  std::string fusion = "cutlass::epilogue::fusion::";
+  if (plan.hasSource) {
+    nodes.push_back(fusion + "Sm90SrcFetch<ElementC>");
+    edges.push_back("cute::seq<>");
+  }
+  for (unsigned i = 0; i < numOperands; ++i) {
+    const std::string &t = plan.operandElements[i];
     switch (op.getRole(i)) {
     case OperandRole::Scalar:
-      os << "  using " << node << " = cutlass::epilogue::fusion::Sm90ScalarBroadcast<" << extraTypes[i] << ">;\n";
+      nodes.push_back(fusion + "Sm90ScalarBroadcast<" + t + ">");
       break;
-    case OperandRole::Col: // one value per column: broadcast along rows
-      os << "  using " << node << " = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, " << extraTypes[i] << ", float>;\n";
+    case OperandRole::Col: // one value per column, broadcast along the rows
+      nodes.push_back(fusion + "Sm90RowBroadcast<0, TileShape, " + t + ", float>");
       break;
-    default: // row: one value per row, broadcast along columns
-      os << "  using " << node << " = cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, " << extraTypes[i] << ", float>;\n";
+    case OperandRole::Row: // one value per row, broadcast along the columns
+      nodes.push_back(fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float>");
+      break;
+    case OperandRole::Matrix:
+    case OperandRole::Tiled:
+      nodes.push_back("coda::rt::GlobalLoad<" + t + ">");
       break;
     }
-    nodes.push_back(node);
+    edges.push_back("cute::seq<>");
   }
-  os << "  using Compute = cutlass::epilogue::fusion::Sm90Compute<" << name
-     << "_fn, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>;\n";
-  os << "  using ElementC = " << (accumulate ? "ElementD" : "void") << ";"
-     << (accumulate ? " // the init tensor, read through the collective's C" : "") << "\n";
-  os << "  using EVT = cutlass::epilogue::fusion::Sm90EVT<Compute, cutlass::epilogue::fusion::Sm90AccFetch";
-  if (accumulate)
-    os << ", cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>";
-  for (const std::string &node : nodes)
-    os << ", " << node;
-  os << ">;\n";
+  std::string leafEdges;
+  for (unsigned i = 0, e = plan.numLeaves(); i < e; ++i)
+    leafEdges += (i ? ", " : "") + std::to_string(i);
+  for (unsigned s = 0, e = plan.streams.size(); s < e; ++s) {
+    nodes.push_back("coda::rt::IndexedCompute<" + (name + "_v" + Twine(s)).str() + ">");
+    edges.push_back("cute::seq<" + leafEdges + ">");
+  }
+  unsigned firstSink = nodes.size();
+  SmallVector<int> sinkNode(plan.results.size(), -1);
+  for (auto [r, result] : llvm::enumerate(plan.results)) {
+    if (result.sink == Sink::D)
+      continue;
+    std::string in;
+    for (unsigned v : result.values)
+      in += (in.empty() ? "" : ", ") + std::to_string(plan.streamNode(v));
+    if (result.sink == Sink::Store) {
+      const char *columns = plan.pairwise == PairwiseMode::Contract ? "Contract"
+                            : plan.pairwise == PairwiseMode::Expand ? "Expand"
+                                                                    : "Same";
+      nodes.push_back("coda::rt::GlobalStore<" + result.element + ", coda::rt::Columns::" + columns + ">");
+    } else {
+      Combiner c = result.mode.getCombiner();
+      std::string comb = std::string("coda::rt::") + combinerName(c);
+      std::string partial = c == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float";
+      bool row = result.mode.getDim() == ReduceDim::Row;
+      // Reducing along a row gives a column vector: CUTLASS's ColReduction, and vice versa.
+      nodes.push_back(fusion + (row ? "Sm90ColReduction<" : "Sm90RowReduction<") + comb + ", " +
+                      comb + ", " + comb + ", 0, TileShape, float, " + partial +
+                      ", cutlass::FloatRoundStyle::round_to_nearest, " +
+                      (row ? "cute::Stride<cute::_1, cute::_0, cute::_0>"
+                           : "cute::Stride<cute::_0, cute::_1, cute::_0>") +
+                      ", 4, true, /*FinalReduction=*/false>");
+    }
+    sinkNode[r] = nodes.size() - 1;
+    edges.push_back("cute::seq<" + in + ">");
+  }
+  // The root passes the D stream (or any stream, when no result goes through D) to the collective.
+  std::string rootEdges = std::to_string(
+      plan.streamNode(plan.dResult >= 0 ? plan.results[plan.dResult].values[0] : 0));
+  for (unsigned i = firstSink, e = nodes.size(); i < e; ++i)
+    rootEdges += ", " + std::to_string(i);
+  nodes.push_back(fusion + "Sm90Compute<coda::rt::TakeFirst, " +
+                  (plan.dResult >= 0 ? "ElementD" : "float") +
+                  ", float, cutlass::FloatRoundStyle::round_to_nearest>");
+  edges.push_back("cute::seq<" + rootEdges + ">");
+
+  os << "  using EVT = " << (plan.dResult < 0 ? "coda::rt::WithoutD<cutlass::bfloat16_t, " : "")
+     << fusion << "Sm90TopologicalVisitor<float, cute::tuple<\n";
+  for (auto [i, edge] : llvm::enumerate(edges))
+    os << "      " << edge << (i + 1 == edges.size() ? ">,\n" : ",\n");
+  for (auto [i, node] : llvm::enumerate(nodes))
+    os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
+       << "  // " << i << "\n";
   os << R"cu(  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD,
-      16 / sizeof(ElementD), ElementD, LayoutD, 16 / sizeof(ElementD),
-      cutlass::epilogue::TmaWarpSpecializedCooperative, EVT>::CollectiveOp;
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
+      ElementD, LayoutD, kAlignD, cutlass::epilogue::TmaWarpSpecializedCooperative,
+      EVT>::CollectiveOp;
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
       16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
@@ -310,53 +568,773 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
 };
 
 )cu";
+  emitLauncher(op, name, plan, nodes.size());
+  return success();
+}
 
-  // The launcher.
-  os << "// D = " << name << "(A · B, operands); pointers to device memory; returns a coda_status.\n";
-  os << "extern \"C\" int " << name << "(const void *a, const void *b";
-  for (unsigned i = 0; i < n; ++i)
-    os << ", const void *operand" << i;
-  if (accumulate)
-    os << ", const void *init";
-  os << ", void *d, int m, int n, int k, void *workspace, cudaStream_t stream) {\n";
-  os << "  using G = " << traits << "::Gemm;\n";
+/// The launcher's parameter list, also used by the PyTorch binding.
+SmallVector<std::string> CudaEmitter::launcherParams(GemmOp op) {
+  SmallVector<std::string> params{"const void *a", "const void *b"};
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    params.push_back("const void *operand" + std::to_string(i));
+  for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
+    if (op.getMode(r).isAccumulate())
+      params.push_back("const void *init" + std::to_string(r));
+  for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
+    params.push_back("void *result" + std::to_string(r));
+  params.append({"int m", "int n", "int k", "long long lda", "long long ldb", "long long ldd",
+                 "void *workspace", "cudaStream_t stream"});
+  return params;
+}
+
+void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan,
+                               unsigned numNodes) {
+  std::string traits = (name + "_kernel").str();
+  bool contract = plan.pairwise == PairwiseMode::Contract;
+  SmallVector<unsigned> reductions;
+  for (auto [r, result] : llvm::enumerate(plan.results))
+    if (result.sink == Sink::Reduce)
+      reductions.push_back(r);
+
+  // Where the per-tile partials of each reduction live, after the GEMM's own workspace.
+  if (!reductions.empty()) {
+  os << "// Byte offsets of " << name << "'s per-tile partials in its workspace; returns their size.\n";
+  os << "static size_t " << name << "_partials(int m, int n, size_t *offsets) {\n";
+  os << "  using K = " << traits << ";\n";
+  os << "  size_t tilesM = (m + K::kTileM - 1) / K::kTileM, tilesN = (n + K::kTileN - 1) / K::kTileN;\n";
+  os << "  size_t at = 0;\n";
+  for (auto [i, r] : llvm::enumerate(reductions)) {
+    ResultModeAttr mode = plan.results[r].mode;
+    std::string partial = mode.getCombiner() == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float";
+    os << "  offsets[" << i << "] = at; // result #" << r << "\n";
+    if (mode.getDim() == ReduceDim::Row)
+      os << "  at += coda_round_up(tilesM * K::kTileM * tilesN * sizeof(" << partial << "));\n";
+    else
+      os << "  at += coda_round_up(tilesM * tilesN * K::kTileN * sizeof(" << partial << "));\n";
+  }
+  os << "  return at;\n}\n\n";
+  }
+
+  os << "// Runs " << name << " on device pointers (row-major, leading dimensions lda, ldb for A "
+        "and B and ldd for the first stored result and its init; other results and operands "
+        "packed). Returns a coda_status.\n";
+  os << "extern \"C\" int " << name << "(";
+  llvm::interleaveComma(launcherParams(op), os);
+  os << ") {\n";
+  os << "  using K = " << traits << ";\n  using G = K::Gemm;\n";
+  os << "  if (m < 1 || n < 1 || k < 1" << (op.getInArity() == 2 ? " || n % 2 != 0" : "");
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    if (op.getRole(i) == OperandRole::Tiled)
+      os << " || n % " << cast<ShapedType>(op.getExtras()[i].getType()).getShape().back() << " != 0";
+  os << ")\n    return CODA_BAD_SHAPE;\n";
+  os << "  if (lda < " << (op.getTransposeA() ? "m" : "k") << " || ldb < "
+     << (op.getTransposeB() ? "k" : "n") << (plan.dResult >= 0 ? " || ldd < n" : "")
+     << ")\n    return CODA_BAD_SHAPE;\n";
   os << "  // TMA needs 16-byte aligned rows.\n";
-  os << "  int align = 16 / sizeof(" << traits << "::ElementIn);\n";
-  os << "  if (k % align != 0 || n % (16 / sizeof(" << traits << "::ElementD)) != 0";
-  if (op.getTransposeA())
-    os << " || m % align != 0";
-  if (!op.getTransposeB())
-    os << " || n % align != 0";
+  os << "  constexpr int align = 16 / sizeof(K::ElementIn);\n";
+  os << "  if (lda % align != 0 || ldb % align != 0"
+     << (plan.dResult >= 0 ? " || ldd % K::kAlignD != 0" : "")
+     << " || !coda_aligned(a) || !coda_aligned(b)";
+  if (plan.dResult >= 0) {
+    os << " || !coda_aligned(result" << plan.dResult << ")";
+    if (plan.hasSource)
+      os << " || !coda_aligned(init" << plan.dResult << ")";
+  }
   os << ")\n    return CODA_MISALIGNED;\n";
   os << "  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});\n";
   os << "  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});\n";
   os << "  auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});\n";
+  os << "  cute::get<" << (op.getTransposeA() ? 1 : 0) << ">(sA) = lda;\n";
+  os << "  cute::get<" << (op.getTransposeB() ? 0 : 1) << ">(sB) = ldb;\n";
+  os << "  cute::get<0>(sD) = ldd;\n";
+  std::string dPtr = plan.dResult >= 0
+                         ? "static_cast<K::ElementD *>(result" + std::to_string(plan.dResult) + ")"
+                         : "nullptr";
+  std::string cPtr = plan.hasSource ? "static_cast<const K::ElementD *>(init" +
+                                          std::to_string(plan.dResult) + ")"
+                                    : "nullptr";
   os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},\n";
-  os << "      {static_cast<const " << traits << "::ElementIn *>(a), sA, static_cast<const "
-     << traits << "::ElementIn *>(b), sB},\n";
-  if (accumulate)
-    os << "      {{}, static_cast<const " << traits << "::ElementD *>(init), sD, static_cast<"
-       << traits << "::ElementD *>(d), sD}};\n";
-  else
-    os << "      {{}, nullptr, {}, static_cast<" << traits << "::ElementD *>(d), sD}};\n";
-  os << "  args.epilogue.thread = {{}" << (accumulate ? ", {}" : "");
-  for (unsigned i = 0; i < n; ++i) {
-    std::string ptr = "static_cast<const " + extraTypes[i] + " *>(operand" + std::to_string(i) + ")";
-    if (op.getRole(i) == OperandRole::Scalar)
-      os << ", {{}, {" << ptr << "}}";
-    else
-      os << ", {" << ptr << "}";
+  os << "      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},\n";
+  os << "      {{}, " << cPtr << ", sD, " << dPtr << ", sD}};\n";
+  os << "  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));\n";
+  if (!reductions.empty()) {
+    os << "  size_t offsets[" << reductions.size() << "];\n";
+    os << "  " << name << "_partials(m, n, offsets);\n";
+    os << "  char *partials = static_cast<char *>(workspace) + gemmBytes;\n";
   }
-  os << ", {}};\n";
+  // The DAG's arguments, node by node.
+  SmallVector<std::string> nodeArgs;
+  if (plan.hasSource)
+    nodeArgs.push_back("{}");
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i) {
+    std::string ptr = "static_cast<const " + plan.operandElements[i] + " *>(operand" +
+                      std::to_string(i) + ")";
+    switch (op.getRole(i)) {
+    case OperandRole::Scalar:
+      nodeArgs.push_back("{{}, {" + ptr + "}}");
+      break;
+    case OperandRole::Row:
+    case OperandRole::Col:
+      nodeArgs.push_back("{" + ptr + "}");
+      break;
+    case OperandRole::Matrix:
+      nodeArgs.push_back("{" + ptr + ", n, n}");
+      break;
+    case OperandRole::Tiled: {
+      std::string t = std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
+      nodeArgs.push_back("{" + ptr + ", " + t + ", " + t + "}");
+      break;
+    }
+    }
+  }
+  for (unsigned s = 0, e = plan.streams.size(); s < e; ++s)
+    nodeArgs.push_back("{}");
+  unsigned reductionIndex = 0;
+  for (auto [r, result] : llvm::enumerate(plan.results)) {
+    std::string out = "result" + std::to_string(r);
+    if (result.sink == Sink::Store) {
+      const char *ld = contract ? "n / 2" : plan.pairwise == PairwiseMode::Expand ? "2 * n" : "n";
+      nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), " + ld + "}");
+    } else if (result.sink == Sink::Reduce) {
+      Combiner c = result.mode.getCombiner();
+      std::string identity = c == Combiner::LogSumExp ? "coda::rt::MaxSum{-INFINITY, 0.f}"
+                                                : std::string(identityOf(c));
+      nodeArgs.push_back("{partials + offsets[" + std::to_string(reductionIndex++) + "], " +
+                         identity + "}");
+    }
+  }
+  nodeArgs.push_back("{}");
+  assert(nodeArgs.size() == numNodes && "one argument per DAG node");
+  (void)numNodes;
+  os << "  args.epilogue.thread = {";
+  llvm::interleaveComma(nodeArgs, os);
+  os << "};\n";
   os << "  G gemm;\n";
   os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
-  os << "  return gemm.run(stream) == cutlass::Status::kSuccess ? CODA_OK : CODA_LAUNCH_FAILED;\n}\n\n";
+  os << "  if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
+  if (!reductions.empty()) {
+    os << "  // Combine the partials of every row (column) in tile order: deterministic.\n";
+    os << "  long long tilesM = (m + K::kTileM - 1) / K::kTileM, tilesN = (n + K::kTileN - 1) / K::kTileN;\n";
+    reductionIndex = 0;
+    for (unsigned r : reductions) {
+      ResultModeAttr mode = plan.results[r].mode;
+      Combiner c = mode.getCombiner();
+      std::string partial = c == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float";
+      bool row = mode.getDim() == ReduceDim::Row;
+      os << "  if (coda::rt::launchCombine<coda::rt::Combiner::" << combinerName(c) << ", " << partial
+         << ">(partials + offsets[" << reductionIndex++ << "], static_cast<float *>(result" << r
+         << "), " << (row ? "m" : (contract ? "n / 2" : "n")) << ", "
+         << (row ? "int(tilesN)" : "int(tilesM)") << ", "
+         << (row ? "tilesM * K::kTileM" : "tilesN * K::kTileN") << ", "
+         << (!row && contract ? 2 : 1) << ", stream) != cudaSuccess)\n";
+      os << "    return CODA_LAUNCH_FAILED;\n";
+    }
+  }
+  os << "  return CODA_OK;\n}\n\n";
+
+  os << "// Bytes of device memory " << name << " needs as its workspace.\n";
   os << "extern \"C\" size_t " << name << "_workspace_size(int m, int n, int k) {\n";
   os << "  using G = " << traits << "::Gemm;\n";
   os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};\n";
-  os << "  return G::get_workspace_size(args);\n}\n\n";
+  if (!reductions.empty())
+    os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
+       << name << "_partials(m, n, offsets);\n}\n\n";
+  else
+    os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
+}
+
+
+/// What the PyTorch binding needs once per file.
+static constexpr const char *kTorchPrelude = R"cu(// PyTorch binding: torch.utils.cpp_extension.load(sources=[this file], ...) returns a module
+// with one function per kernel, taking and returning torch.Tensors on the current CUDA stream.
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+
+static void coda_check_device(const char *fn, const char *what, const torch::Tensor &t,
+                              at::ScalarType dtype, const at::Device &device) {
+  TORCH_CHECK(t.is_cuda(), fn, ": ", what, " must be a CUDA tensor, got one on ", t.device());
+  TORCH_CHECK(t.device() == device, fn, ": ", what, " is on ", t.device(), " but the first input is on ", device);
+  TORCH_CHECK(t.scalar_type() == dtype, fn, ": ", what, " must be ", dtype, ", got ", t.scalar_type());
+}
+
+/// A or B: two-dimensional with unit stride along its rows (rows may be padded).
+static void coda_check_matrix(const char *fn, const char *what, const torch::Tensor &t,
+                              at::ScalarType dtype, const at::Device &device) {
+  coda_check_device(fn, what, t, dtype, device);
+  TORCH_CHECK(t.dim() == 2, fn, ": ", what, " must be a matrix, got shape ", t.sizes());
+  TORCH_CHECK(t.stride(1) == 1 && t.stride(0) >= t.size(1), fn, ": ", what,
+              " must be row-major with unit column stride (call .contiguous()), got strides ",
+              t.strides());
+}
+
+/// Pairwise kernels read column pairs.
+static void coda_check_even(const char *fn, int64_t n) {
+  TORCH_CHECK(n % 2 == 0, fn, ": a pairwise kernel needs an even N (B has an odd number of columns)");
+}
+
+/// Operands and inits: exactly this shape, contiguous.
+static void coda_check(const char *fn, const char *what, const torch::Tensor &t,
+                       at::ScalarType dtype, at::IntArrayRef shape, const at::Device &device) {
+  coda_check_device(fn, what, t, dtype, device);
+  TORCH_CHECK(t.sizes() == shape, fn, ": ", what, " must have shape ", shape, ", got ", t.sizes());
+  TORCH_CHECK(t.is_contiguous(), fn, ": ", what, " must be contiguous (call .contiguous())");
+}
+
+)cu";
+
+static const char *torchDtype(Type t) {
+  if (t.isBF16())
+    return "at::kBFloat16";
+  if (t.isF16())
+    return "at::kHalf";
+  if (t.isF32())
+    return "at::kFloat";
+  if (t.isInteger(64))
+    return "at::kLong";
+  return "at::kInt";
+}
+
+/// A PyTorch function for one kernel: checks its tensors, allocates its results and workspace,
+/// launches on the current stream and turns a failing status into a Python error.
+void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
+  unsigned numResults = op.getNumResults();
+  SmallVector<std::string> params{"torch::Tensor a", "torch::Tensor b"};
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    params.push_back("torch::Tensor operand" + std::to_string(i));
+  for (unsigned r = 0; r < numResults; ++r)
+    if (op.getMode(r).isAccumulate())
+      params.push_back("torch::Tensor init" + std::to_string(r));
+  std::string ret = numResults == 1 ? "torch::Tensor" : "std::vector<torch::Tensor>";
+  os << "static " << ret << " coda_torch_" << name << "(";
+  llvm::interleaveComma(params, os);
+  os << ") {\n";
+  os << "  const char *fn = \"" << name << "\";\n";
+  Type inElem = op.getA().getType().getElementType();
+  os << "  coda_check_matrix(fn, \"a\", a, " << torchDtype(inElem) << ", a.device());\n";
+  os << "  coda_check_matrix(fn, \"b\", b, " << torchDtype(inElem) << ", a.device());\n";
+  os << "  const int64_t m = a.size(" << (op.getTransposeA() ? 1 : 0) << "), k = a.size("
+     << (op.getTransposeA() ? 0 : 1) << "), n = b.size(" << (op.getTransposeB() ? 0 : 1) << ");\n";
+  os << "  TORCH_CHECK(b.size(" << (op.getTransposeB() ? 1 : 0) << ") == k, fn, \": b must be "
+     << (op.getTransposeB() ? "[N, K]" : "[K, N]") << " with K = \", k, \" (from a), got \", b.sizes());\n";
+  std::string nOut = op.getPairwise() == PairwiseMode::Contract ? "n / 2"
+                     : op.getPairwise() == PairwiseMode::Expand ? "2 * n"
+                                                                : "n";
+  if (op.getInArity() == 2)
+    os << "  coda_check_even(fn, n);\n";
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i) {
+    std::string shape;
+    switch (op.getRole(i)) {
+    case OperandRole::Scalar: shape = "{}"; break;
+    case OperandRole::Row: shape = "{m}"; break;
+    case OperandRole::Col: shape = "{n}"; break;
+    case OperandRole::Matrix: shape = "{m, n}"; break;
+    case OperandRole::Tiled:
+      shape = "{m, " + std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back()) + "}";
+      break;
+    }
+    os << "  coda_check(fn, \"operand" << i << " (" << stringifyOperandRole(op.getRole(i))
+       << ")\", operand" << i << ", "
+       << torchDtype(cast<ShapedType>(op.getExtras()[i].getType()).getElementType()) << ", "
+       << shape << ", a.device());\n";
+  }
+  SmallVector<std::string> outs;
+  for (unsigned r = 0; r < numResults; ++r) {
+    ResultModeAttr mode = op.getMode(r);
+    std::string out = "result" + std::to_string(r);
+    if (mode.isReduce()) {
+      os << "  auto " << out << " = torch::empty({" << (mode.getDim() == ReduceDim::Row ? "m" : nOut)
+         << "}, a.options().dtype(at::kFloat));\n";
+    } else {
+      Type t = cast<ShapedType>(op->getResult(r).getType()).getElementType();
+      if (mode.isAccumulate())
+        os << "  coda_check(fn, \"init" << r << "\", init" << r << ", " << torchDtype(t) << ", {m, "
+           << nOut << "}, a.device());\n";
+      os << "  auto " << out << " = torch::empty({m, " << nOut << "}, a.options().dtype("
+         << torchDtype(t) << "));\n";
+    }
+    outs.push_back(out);
+  }
+  os << "  const at::cuda::CUDAGuard guard(a.device());\n";
+  os << "  auto workspace = torch::empty({static_cast<int64_t>(" << name
+     << "_workspace_size(m, n, k))}, a.options().dtype(at::kByte));\n";
+  os << "  int status = " << name << "(a.data_ptr(), b.data_ptr()";
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    os << ", operand" << i << ".data_ptr()";
+  for (unsigned r = 0; r < numResults; ++r)
+    if (op.getMode(r).isAccumulate())
+      os << ", init" << r << ".data_ptr()";
+  for (const std::string &out : outs)
+    os << ", " << out << ".data_ptr()";
+  os << ", m, n, k, a.stride(0), b.stride(0), " << nOut
+     << ", workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
+  os << "  TORCH_CHECK(status == CODA_OK, fn, \": \", coda_status_string(status));\n";
+  if (numResults == 1)
+    os << "  return " << outs[0] << ";\n}\n\n";
+  else {
+    os << "  return {";
+    llvm::interleaveComma(outs, os);
+    os << "};\n}\n\n";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Whole functions: a launcher that runs a function's ops in order on the device
+//===----------------------------------------------------------------------===//
+
+/// C type of a buffer element.
+static FailureOr<std::string> bufferElement(Type t) {
+  if (t.isF32())
+    return std::string("float");
+  if (t.isBF16())
+    return std::string("__nv_bfloat16");
+  if (t.isF16())
+    return std::string("__half");
+  if (t.isInteger(64) || t.isIndex())
+    return std::string("long long");
+  if (t.isInteger(32))
+    return std::string("int");
+  if (t.isInteger(1))
+    return std::string("bool");
+  return failure();
+}
+
+static int64_t numBytes(RankedTensorType t) {
+  return t.getNumElements() * std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+}
+
+/// An affine expression over loop variables as C (all values are non-negative).
+static FailureOr<std::string> affineToC(AffineExpr e, ArrayRef<std::string> dims) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return dims[d.getPosition()];
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return std::to_string(c.getValue()) + "LL";
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return failure();
+  FailureOr<std::string> l = affineToC(bin.getLHS(), dims), r = affineToC(bin.getRHS(), dims);
+  if (failed(l) || failed(r))
+    return failure();
+  switch (e.getKind()) {
+  case AffineExprKind::Add: return "(" + *l + " + " + *r + ")";
+  case AffineExprKind::Mul: return "(" + *l + " * " + *r + ")";
+  case AffineExprKind::Mod: return "(" + *l + " % " + *r + ")";
+  case AffineExprKind::FloorDiv: return "(" + *l + " / " + *r + ")";
+  case AffineExprKind::CeilDiv: return "((" + *l + " + " + *r + " - 1) / " + *r + ")";
+  default: return failure();
+  }
+}
+
+/// Row-major linear index of `indices` in a tensor of `type`.
+static std::string linearIndex(RankedTensorType type, ArrayRef<std::string> indices) {
+  std::string index;
+  int64_t stride = 1;
+  ArrayRef<int64_t> shape = type.getShape();
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    std::string term = stride == 1 ? indices[d] : indices[d] + " * " + std::to_string(stride) + "LL";
+    index = index.empty() ? term : term + " + " + index;
+    stride *= shape[d];
+  }
+  return index.empty() ? "0" : index;
+}
+
+/// Why the function cannot run as a launcher (an op outside what the backend emits), or
+/// success.
+LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
+  if (func.isExternal()) {
+    why = "it has no body";
+    return failure();
+  }
+  auto tensorOk = [&](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.hasStaticShape() && succeeded(bufferElement(tensor.getElementType()));
+  };
+  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes()))
+    if (!tensorOk(t)) {
+      why = "its signature has a non-tensor or dynamic type";
+      return failure();
+    }
+  for (Operation &op : func.getBody().front()) {
+    bool ok = llvm::TypeSwitch<Operation *, bool>(&op)
+                  .Case<GemmOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                        func::ReturnOp, arith::ConstantOp>([](auto) { return true; })
+                  .Case([&](func::CallOp call) { return launchers.contains(call.getCallee()); })
+                  .Case([&](tensor::InsertSliceOp s) { return s.hasUnitStride() && s.getSourceType().hasStaticShape() && s.getOffsets().empty(); })
+                  .Case([&](tensor::ExtractSliceOp s) { return s.hasUnitStride() && s.getType().hasStaticShape() && s.getOffsets().empty(); })
+                  .Case([&](linalg::GenericOp g) { return g.hasPureTensorSemantics(); })
+                  .Default([](Operation *) { return false; });
+    if (!ok) {
+      why = "'" + op.getName().getStringRef().str() + "' runs outside coda kernels";
+      return failure();
+    }
+    for (Type t : op.getResultTypes())
+      if (isa<TensorType>(t) && !tensorOk(t)) {
+        why = "a tensor has a dynamic shape or an unsupported element type";
+        return failure();
+      }
+  }
   return success();
+}
+
+/// A __global__ function for one linalg.generic: one thread per point of the parallel loops,
+/// the reduction loops in order inside, the outputs' running values in registers.
+LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRef name,
+                                             SmallVectorImpl<Value> &params) {
+  names.clear();
+  nextName = 0;
+  Block &body = *generic.getBlock();
+  // Tensors the body reads with tensor.extract travel as extra parameters.
+  SmallVector<Value> captured;
+  generic.walk([&](tensor::ExtractOp e) {
+    if (!llvm::is_contained(captured, e.getTensor()))
+      captured.push_back(e.getTensor());
+  });
+  params.clear();
+  for (Value v : generic.getDpsInputs())
+    params.push_back(v);
+  params.append(captured.begin(), captured.end());
+  for (Value v : generic.getDpsInits())
+    params.push_back(v);
+
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  SmallVector<std::string> dims;
+  for (unsigned d = 0; d < ranges.size(); ++d)
+    dims.push_back("d" + std::to_string(d));
+  int64_t points = 1;
+  for (unsigned d = 0; d < ranges.size(); ++d)
+    if (iterators[d] == utils::IteratorType::parallel)
+      points *= ranges[d];
+
+  os << "// " << name << ": a linalg.generic over [";
+  llvm::interleaveComma(ranges, os);
+  os << "] outside the kernels.\n__global__ void " << name << "(";
+  unsigned numInputs = generic.getNumDpsInputs() + captured.size();
+  for (auto [i, v] : llvm::enumerate(params)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    os << (i ? ", " : "") << (i < numInputs ? "const " : "") << *bufferElement(type.getElementType())
+       << " *__restrict__ p" << i;
+  }
+  os << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+  os << "  if (point >= " << points << "LL) return;\n";
+  int64_t stride = points;
+  for (unsigned d = 0; d < ranges.size(); ++d)
+    if (iterators[d] == utils::IteratorType::parallel) {
+      stride /= ranges[d];
+      os << "  long long " << dims[d] << " = point / " << stride << "LL % " << ranges[d] << "LL;\n";
+    }
+  auto operandIndex = [&](OpOperand &operand) -> FailureOr<std::string> {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    SmallVector<std::string> indices;
+    for (AffineExpr e : map.getResults()) {
+      FailureOr<std::string> c = affineToC(e, dims);
+      if (failed(c))
+        return failure();
+      indices.push_back(*c);
+    }
+    return linearIndex(cast<RankedTensorType>(operand.get().getType()), indices);
+  };
+  // Running values of the outputs, read only when the body uses them.
+  unsigned firstInit = numInputs;
+  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
+    BlockArgument arg = generic.getMatchingBlockArgument(&init);
+    FailureOr<std::string> type = cType(generic, arg.getType());
+    FailureOr<std::string> index = operandIndex(init);
+    if (failed(type) || failed(index))
+      return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
+    os << "  " << *type << " " << valueName(arg);
+    if (!arg.use_empty())
+      os << " = coda::rt::load(p" << firstInit + i << ", " << *index << ")";
+    os << ";\n";
+  }
+  std::string inner = "  ";
+  for (unsigned d = 0; d < ranges.size(); ++d)
+    if (iterators[d] != utils::IteratorType::parallel) {
+      os << inner << "for (long long " << dims[d] << " = 0; " << dims[d] << " < " << ranges[d]
+         << "LL; ++" << dims[d] << ") {\n";
+      inner += "  ";
+    }
+  indent = inner;
+  for (auto [i, input] : llvm::enumerate(generic.getDpsInputOperands())) {
+    BlockArgument arg = generic.getMatchingBlockArgument(input);
+    if (arg.use_empty())
+      continue;
+    FailureOr<std::string> type = cType(generic, arg.getType());
+    FailureOr<std::string> index = operandIndex(*input);
+    if (failed(type) || failed(index))
+      return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
+    os << inner << *type << " " << valueName(arg) << " = coda::rt::load(p" << i << ", " << *index
+       << ");\n";
+  }
+  for (Operation &op : body.without_terminator()) {
+    // Constants from above are used inside; everything else is a scalar op of the body.
+    for (Value v : op.getOperands())
+      if (auto c = v.getDefiningOp<arith::ConstantOp>(); c && !names.count(v) &&
+                                                          !generic->isProperAncestor(c))
+        if (failed(emitScalarOp(*c)))
+          return failure();
+    LogicalResult r =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](linalg::IndexOp index) -> LogicalResult {
+              os << inner << "long long " << valueName(index) << " = " << dims[index.getDim()]
+                 << ";\n";
+              return success();
+            })
+            .Case([&](tensor::ExtractOp extract) -> LogicalResult {
+              SmallVector<std::string> indices;
+              for (Value i : extract.getIndices())
+                indices.push_back(valueName(i));
+              unsigned p = generic.getNumDpsInputs() +
+                           llvm::find(captured, extract.getTensor()) - captured.begin();
+              FailureOr<std::string> type = cType(&op, extract.getType());
+              if (failed(type))
+                return failure();
+              os << inner << *type << " " << valueName(extract) << " = coda::rt::load(p" << p
+                 << ", " << linearIndex(extract.getTensor().getType(), indices) << ");\n";
+              return success();
+            })
+            .Default([&](Operation *other) { return emitScalarOp(*other); });
+    if (failed(r))
+      return failure();
+  }
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
+    os << inner << valueName(generic.getMatchingBlockArgument(&init)) << " = "
+       << valueName(yield.getValues()[i]) << ";\n";
+  while (inner.size() > 2) {
+    inner.resize(inner.size() - 2);
+    os << inner << "}\n";
+  }
+  indent = "  ";
+  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
+    os << "  coda::rt::store(p" << firstInit + i << ", " << *operandIndex(init) << ", "
+       << valueName(generic.getMatchingBlockArgument(&init)) << ");\n";
+  os << "}\n\n";
+  return success();
+}
+
+/// A copy kernel between a box of a larger tensor and a whole smaller one (insert_slice,
+/// extract_slice with static offsets and unit strides).
+void CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
+                                  ArrayRef<int64_t> offsets, bool insert) {
+  std::string elem = *bufferElement(small.getElementType());
+  os << "// " << name << ": " << (insert ? "tensor.insert_slice" : "tensor.extract_slice") << ".\n";
+  os << "__global__ void " << name << "(const " << elem << " *__restrict__ src, " << elem
+     << " *__restrict__ dst) {\n";
+  os << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+  os << "  if (point >= " << small.getNumElements() << "LL) return;\n";
+  SmallVector<std::string> smallIdx, largeIdx;
+  int64_t stride = small.getNumElements();
+  for (unsigned d = 0; d < small.getRank(); ++d) {
+    stride /= small.getDimSize(d);
+    std::string i = "i" + std::to_string(d);
+    os << "  long long " << i << " = point / " << stride << "LL % " << small.getDimSize(d) << "LL;\n";
+    smallIdx.push_back(i);
+    largeIdx.push_back("(" + i + " + " + std::to_string(offsets[d]) + "LL)");
+  }
+  std::string s = linearIndex(small, smallIdx), l = linearIndex(large, largeIdx);
+  if (insert)
+    os << "  dst[" << l << "] = src[" << s << "];\n}\n\n";
+  else
+    os << "  dst[" << s << "] = src[" << l << "];\n}\n\n";
+}
+
+LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
+  std::string fname = func.getSymName().str();
+  std::string launcher = fname + "_run";
+  Block &block = func.getBody().front();
+  // Buffers: arguments, results, and intermediates at static offsets in the workspace, before
+  // the scratch that kernels and callees share (they run one after the other on the stream).
+  DenseMap<Value, std::string> buffer;
+  int64_t intermediates = 0;
+  auto allocate = [&](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    buffer[v] = "reinterpret_cast<" + *bufferElement(type.getElementType()) + " *>(ws + " +
+                std::to_string(intermediates) + ")";
+    intermediates += (numBytes(type) + 255) / 256 * 256;
+  };
+  // A tensor.empty gets memory only if something reads or writes its buffer.
+  auto ptr = [&](Value v) {
+    if (!buffer.count(v) && v.getDefiningOp<tensor::EmptyOp>())
+      allocate(v);
+    return buffer.lookup(v);
+  };
+  for (BlockArgument arg : block.getArguments())
+    buffer[arg] = "static_cast<const " +
+                  *bufferElement(cast<RankedTensorType>(arg.getType()).getElementType()) +
+                  " *>(arg" + std::to_string(arg.getArgNumber()) + ")";
+  // Values returned once and made by a kernel, a generic or a call go straight to the result.
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+    if (v.getDefiningOp() && isa<GemmOp, linalg::GenericOp, func::CallOp>(v.getDefiningOp()) &&
+        llvm::count(ret.getOperands(), v) == 1 && !buffer.count(v))
+      buffer[v] = "static_cast<" + *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
+                  " *>(result" + std::to_string(i) + ")";
+
+  std::string kernels;
+  llvm::raw_string_ostream kos(kernels);
+  std::string body;
+  llvm::raw_string_ostream bos(body);
+  SmallVector<std::string> scratch; // workspace-size expressions of kernels and callees
+  unsigned generics = 0;
+  auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
+    bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args << ");\n";
+    bos << "  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
+  };
+  for (Operation &op : block.without_terminator()) {
+    if (isa<arith::ConstantOp>(op))
+      continue; // used inside generic bodies, emitted there
+    if (isa<tensor::EmptyOp>(op))
+      continue;
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+      buffer[op.getResult(0)] = ptr(op.getOperand(0)); // dense row-major: the same bytes
+      continue;
+    }
+    for (Value r : op.getResults())
+      if (!buffer.count(r))
+        allocate(r);
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      std::string name = kernelNames.lookup(gemm);
+      int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
+      bos << "  // coda.gemm " << name << ".\n";
+      bos << "  if (int s = " << name << "(" << ptr(gemm.getA()) << ", " << ptr(gemm.getB());
+      for (Value x : gemm.getExtras())
+        bos << ", " << ptr(x);
+      for (Value x : gemm.getInits())
+        bos << ", " << ptr(x);
+      for (Value r : gemm->getResults())
+        bos << ", " << ptr(r);
+      bos << ", " << m << ", " << n << ", " << k << ", " << (gemm.getTransposeA() ? m : k) << ", "
+          << (gemm.getTransposeB() ? k : n) << ", " << n << ", scratch, stream)) return s;\n";
+      scratch.push_back(name + "_workspace_size(" + std::to_string(m) + ", " + std::to_string(n) +
+                        ", " + std::to_string(k) + ")");
+    } else if (auto call = dyn_cast<func::CallOp>(op)) {
+      bos << "  // " << (cast<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
+                              ->hasAttr("coda.weight_prep") ? "weight preparation " : "")
+          << "@" << call.getCallee() << ".\n";
+      bos << "  if (int s = " << call.getCallee() << "_run(";
+      for (Value x : llvm::concat<Value>(call.getOperands(), call.getResults()))
+        bos << ptr(x) << ", ";
+      bos << "scratch, stream)) return s;\n";
+      scratch.push_back(call.getCallee().str() + "_run_workspace_size()");
+    } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      SmallVector<Value> params;
+      CudaEmitter genericEmitter(kos, options);
+      if (failed(genericEmitter.emitGenericKernel(generic, name, params)))
+        return failure();
+      // Outputs start from their init, unless it is fresh.
+      for (auto [init, result] : llvm::zip(generic.getDpsInits(), generic->getResults()))
+        if (!init.getDefiningOp<tensor::EmptyOp>())
+          bos << "  cudaMemcpyAsync(" << ptr(result) << ", " << ptr(init) << ", "
+              << numBytes(cast<RankedTensorType>(init.getType())) << ", cudaMemcpyDeviceToDevice, stream);\n";
+      std::string args;
+      for (Value v : params) {
+        auto it = llvm::find(generic.getDpsInits(), v);
+        Value actual = it != generic.getDpsInits().end()
+                           ? generic->getResult(it - generic.getDpsInits().begin())
+                           : v;
+        args += (args.empty() ? "" : ", ") + ptr(actual);
+      }
+      int64_t points = 1;
+      for (auto [range, it] : llvm::zip(generic.getStaticLoopRanges(), generic.getIteratorTypesArray()))
+        if (it == utils::IteratorType::parallel)
+          points *= range;
+      launch(name, points, args);
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      CudaEmitter(kos, options).emitSliceKernel(name, insert.getSourceType(), insert.getType(),
+                                                insert.getStaticOffsets(), true);
+      bos << "  cudaMemcpyAsync(" << ptr(insert) << ", " << ptr(insert.getDest()) << ", "
+          << numBytes(insert.getType()) << ", cudaMemcpyDeviceToDevice, stream);\n";
+      launch(name, insert.getSourceType().getNumElements(), ptr(insert.getSource()) + ", " + ptr(insert));
+    } else if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      CudaEmitter(kos, options).emitSliceKernel(name, extract.getType(), extract.getSourceType(),
+                                                extract.getStaticOffsets(), false);
+      launch(name, extract.getType().getNumElements(), ptr(extract.getSource()) + ", " + ptr(extract));
+    }
+  }
+  // Results that did not go straight to their pointer.
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    std::string target = "result" + std::to_string(i);
+    if (StringRef(ptr(v)).contains("(" + target + ")"))
+      continue;
+    bos << "  cudaMemcpyAsync(" << target << ", " << ptr(v) << ", "
+        << numBytes(cast<RankedTensorType>(v.getType())) << ", cudaMemcpyDeviceToDevice, stream);\n";
+  }
+
+  os << kernels;
+  os << "// Bytes of device memory " << launcher << " needs as its workspace.\n";
+  os << "extern \"C\" size_t " << launcher << "_workspace_size() {\n  size_t scratch = 0;\n";
+  for (const std::string &s : scratch)
+    os << "  scratch = std::max(scratch, " << s << ");\n";
+  os << "  return " << intermediates << " + scratch;\n}\n\n";
+  os << "// @" << fname << " on the device: its ops in order on `stream`";
+  if (func->hasAttr("coda.weight_prep"))
+    os << " (run-once weight preparation: call it at load time)";
+  os << ". Returns a coda_status.\n";
+  os << "extern \"C\" int " << launcher << "(";
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    os << "const void *arg" << i << ", ";
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    os << "void *result" << i << ", ";
+  os << "void *workspace, cudaStream_t stream) {\n";
+  os << "  char *ws = static_cast<char *>(workspace);\n";
+  os << "  void *scratch = ws + " << intermediates << ";\n  (void)ws;\n  (void)scratch;\n";
+  os << body;
+  os << "  return CODA_OK;\n}\n\n";
+  launchers.insert(fname);
+  return success();
+}
+
+/// A PyTorch function for a whole function: tensors of exactly the function's types in, its
+/// results out.
+void CudaEmitter::emitTorchFunctionWrapper(func::FuncOp func) {
+  std::string fname = func.getSymName().str();
+  unsigned numResults = func.getNumResults();
+  std::string ret = numResults == 1 ? "torch::Tensor" : "std::vector<torch::Tensor>";
+  os << "static " << ret << " coda_torch_fn_" << fname << "(";
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    os << (i ? ", " : "") << "torch::Tensor arg" << i;
+  os << ") {\n  const char *fn = \"" << fname << "\";\n";
+  std::string device = func.getNumArguments() ? "arg0.device()" : "at::Device(at::kCUDA)";
+  auto shapeOf = [](RankedTensorType t) {
+    std::string shape = "{";
+    llvm::raw_string_ostream s(shape);
+    llvm::interleaveComma(t.getShape(), s);
+    return shape + "}";
+  };
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto t = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    os << "  coda_check(fn, \"arg" << i << "\", arg" << i << ", " << torchDtype(t.getElementType())
+       << ", " << shapeOf(t) << ", " << device << ");\n";
+  }
+  os << "  const at::cuda::CUDAGuard guard(" << device << ");\n";
+  os << "  auto options = at::TensorOptions().device(" << device << ");\n";
+  for (unsigned i = 0; i < numResults; ++i) {
+    auto t = cast<RankedTensorType>(func.getResultTypes()[i]);
+    os << "  auto result" << i << " = torch::empty(" << shapeOf(t) << ", options.dtype("
+       << torchDtype(t.getElementType()) << "));\n";
+  }
+  os << "  auto workspace = torch::empty({static_cast<int64_t>(" << fname
+     << "_run_workspace_size())}, options.dtype(at::kByte));\n";
+  os << "  int status = " << fname << "_run(";
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    os << "arg" << i << ".data_ptr(), ";
+  for (unsigned i = 0; i < numResults; ++i)
+    os << "result" << i << ".data_ptr(), ";
+  os << "workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
+  os << "  TORCH_CHECK(status == CODA_OK, fn, \": \", coda_status_string(status));\n";
+  if (numResults == 1) {
+    os << "  return result0;\n}\n\n";
+  } else {
+    os << "  return {";
+    for (unsigned i = 0; i < numResults; ++i)
+      os << (i ? ", " : "") << "result" << i;
+    os << "};\n}\n\n";
+  }
 }
 
 LogicalResult CudaEmitter::emitModule(ModuleOp module) {
@@ -370,31 +1348,139 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   }
   std::string body;
   llvm::raw_string_ostream bodyStream(body);
-  CudaEmitter kernelEmitter(bodyStream);
-  for (auto &[op, name] : kernels)
+  CudaEmitter kernelEmitter(bodyStream, options);
+  for (auto &[op, name] : kernels) {
     if (failed(kernelEmitter.emitKernel(op, name)))
       return failure();
+    kernelEmitter.kernelNames[op] = name;
+  }
+
+  // A launcher per function whose ops the backend can run in order (callees first). A function
+  // that cannot have one gets a warning: its kernels are still there to call one by one.
+  SmallVector<func::FuncOp> functions, pending(module.getOps<func::FuncOp>());
+  DenseMap<Operation *, std::string> whyNot;
+  for (bool progress = true; progress && !pending.empty();) {
+    progress = false;
+    SmallVector<func::FuncOp> next;
+    for (func::FuncOp func : pending) {
+      std::string why;
+      if (failed(kernelEmitter.checkFunction(func, why))) {
+        whyNot[func] = why;
+        next.push_back(func);
+        continue;
+      }
+      // Emit into a scratch string: an op inside a generic the backend cannot emit makes this
+      // function go without a launcher, not the translation fail.
+      std::string text;
+      llvm::raw_string_ostream textStream(text);
+      CudaEmitter functionEmitter(textStream, options);
+      functionEmitter.kernelNames = kernelEmitter.kernelNames;
+      functionEmitter.launchers = kernelEmitter.launchers;
+      std::string error;
+      LogicalResult emitted = success();
+      {
+        ScopedDiagnosticHandler capture(module.getContext(), [&](Diagnostic &d) {
+          if (d.getSeverity() == DiagnosticSeverity::Error && error.empty())
+            error = d.str();
+          return success();
+        });
+        emitted = functionEmitter.emitFunction(func);
+      }
+      if (failed(emitted)) {
+        whyNot[func] = error;
+        continue;
+      }
+      whyNot.erase(func);
+      bodyStream << text;
+      kernelEmitter.launchers.insert(func.getSymName());
+      functions.push_back(func);
+      progress = true;
+    }
+    pending = std::move(next);
+  }
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    if (whyNot.count(func) && !func.isExternal())
+      func.emitWarning("no launcher for @")
+          << func.getSymName() << ": " << whyNot[func]
+          << " (its kernels have their own launchers)";
+
+  if (options.torchBinding) {
+    bodyStream << kTorchPrelude;
+    for (auto &[op, name] : kernels)
+      kernelEmitter.emitTorchWrapper(op, name);
+    for (func::FuncOp func : functions)
+      kernelEmitter.emitTorchFunctionWrapper(func);
+    bodyStream << "PYBIND11_MODULE(TORCH_EXTENSION_NAME, module) {\n";
+    for (auto &[op, name] : kernels) {
+      bodyStream << "  module.def(\"" << name << "\", &coda_torch_" << name << ", \"" << name
+                 << "(a, b";
+      for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+        bodyStream << ", operand" << i;
+      for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
+        if (op.getMode(r).isAccumulate())
+          bodyStream << ", init" << r;
+      bodyStream << ") -> " << (op.getNumResults() == 1 ? "result" : "[results]")
+                 << ": coda.gemm #" << name.substr(name.rfind('_') + 2) << " of @"
+                 << op->getParentOfType<func::FuncOp>().getSymName() << "\");\n";
+    }
+    for (func::FuncOp func : functions)
+      bodyStream << "  module.def(\"" << func.getSymName() << "\", &coda_torch_fn_"
+                 << func.getSymName() << ", \"@" << func.getSymName() << " on the device"
+                 << (func->hasAttr("coda.weight_prep") ? " (weight preparation: run once)" : "")
+                 << "\");\n";
+    bodyStream << "}\n";
+  }
 
   os << "// Generated by coda-translate --coda-to-cuda. One CUTLASS 4.2 sm90 kernel per coda.gemm:\n";
-  os << "// TMA warp-specialized cooperative mainloop, epilogue visitor tree calling the epilogue.\n";
+  os << "// TMA warp-specialized cooperative mainloop; the epilogue is a visitor DAG whose compute\n";
+  os << "// nodes call the generated epilogue function (coda/Runtime/Epilogue.cuh).\n";
   os << "// Build: nvcc -std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -arch=sm_90a\n";
-  os << "#include <cuda_runtime.h>\n#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n";
+  os << "//        -I<coda>/include -I<cutlass>/include -I<cutlass>/tools/util/include\n";
+  os << "#include <cstdint>\n#include <cuda_runtime.h>\n#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n";
+  os << "#include <cmath>\n";
   os << "#include \"cutlass/cutlass.h\"\n#include \"cute/tensor.hpp\"\n";
   os << "#include \"cutlass/gemm/device/gemm_universal_adapter.h\"\n";
   os << "#include \"cutlass/gemm/kernel/gemm_universal.hpp\"\n";
   os << "#include \"cutlass/gemm/collective/collective_builder.hpp\"\n";
   os << "#include \"cutlass/epilogue/collective/collective_builder.hpp\"\n";
   os << "#include \"cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp\"\n";
-  os << "#include \"cutlass/util/packed_stride.hpp\"\n\n";
-  os << "enum coda_status { CODA_OK = 0, CODA_MISALIGNED = 1, CODA_UNSUPPORTED = 2, CODA_LAUNCH_FAILED = 3 };\n\n";
+  os << "#include \"cutlass/util/packed_stride.hpp\"\n";
+  os << "#include <algorithm>\n";
+  os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Reduce.cuh\"\n";
+  os << "#include \"coda/Runtime/Tensor.cuh\"\n\n";
+  os << R"cu(enum coda_status {
+  CODA_OK = 0,
+  CODA_MISALIGNED = 1,    // a pointer or leading dimension breaks TMA's 16-byte alignment
+  CODA_UNSUPPORTED = 2,   // CUTLASS cannot run this problem
+  CODA_LAUNCH_FAILED = 3, // a launch failed (see cudaGetLastError)
+  CODA_BAD_SHAPE = 4      // a size is out of range (or odd for a pairwise kernel)
+};
+
+// Weak: several generated files can be linked into one program.
+extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
+  switch (status) {
+  case CODA_OK: return "ok";
+  case CODA_MISALIGNED: return "misaligned: TMA needs 16-byte aligned pointers and rows (for 16-bit types: K, N and leading dimensions multiples of 8)";
+  case CODA_UNSUPPORTED: return "CUTLASS cannot implement this problem";
+  case CODA_LAUNCH_FAILED: return "kernel launch failed";
+  case CODA_BAD_SHAPE: return "bad shape: sizes must be positive, leading dimensions at least the row length, N even for pairwise kernels and a multiple of a tiled operand's period";
+  }
+  return "unknown status";
+}
+
+static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }
+static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
+)cu";
   os << body;
   return success();
 }
 
-LogicalResult mlir::coda::translateToCuda(Operation *op, raw_ostream &os) {
+LogicalResult mlir::coda::translateToCuda(Operation *op, raw_ostream &os,
+                                         const CudaEmitterOptions &options) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("--coda-to-cuda translates a module");
-  CudaEmitter emitter(os);
+  CudaEmitter emitter(os, options);
   return emitter.emitModule(module);
 }

@@ -1,30 +1,17 @@
-// Programs the CUDA backend cannot emit yet: a diagnostic at the op, a non-zero exit, and no
-// output file.
+// Programs the CUDA backend cannot emit: a diagnostic at the op, a non-zero exit, and no output
+// file.
 // RUN: coda-translate --coda-to-cuda %s -split-input-file -verify-diagnostics
 // RUN: rm -f %t.cu && not coda-translate --coda-to-cuda %s -split-input-file -o %t.cu 2>/dev/null
 // RUN: not test -e %t.cu
 
-func.func @pairwise(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tensor<8x16xbf16> {
-  // expected-error @+1 {{pairwise epilogues are not supported by the CUDA backend yet}}
-  %0 = coda.gemm %x, %w pairwise(contract) : tensor<8x16xbf16>, tensor<16x32xbf16>
-      -> (store tensor<8x16xbf16>)
-      epilogue(%a: f32, %b: f32, %i: index, %j: index) {
-    %y = arith.mulf %a, %b : f32
-    coda.yield %y : f32
-  }
-  return %0 : tensor<8x16xbf16>
-}
-
-// -----
-
-func.func @reduction(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tensor<8xf32> {
-  // expected-error @+1 {{the CUDA backend supports one stored or accumulated result for now}}
-  %0 = coda.gemm %x, %w : tensor<8x16xbf16>, tensor<16x32xbf16>
-      -> (reduce<row, sum> tensor<8xf32>)
+func.func @batched(%x: tensor<2x8x16xbf16>, %w: tensor<2x16x32xbf16>) -> tensor<2x8x32xbf16> {
+  // expected-error @+1 {{batched products are not supported by the CUDA backend yet}}
+  %0 = coda.gemm %x, %w : tensor<2x8x16xbf16>, tensor<2x16x32xbf16>
+      -> (store tensor<2x8x32xbf16>)
       epilogue(%a: f32, %i: index, %j: index) {
     coda.yield %a : f32
   }
-  return %0 : tensor<8xf32>
+  return %0 : tensor<2x8x32xbf16>
 }
 
 // -----
@@ -41,12 +28,49 @@ func.func @f32_inputs(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> tensor<8x3
 
 // -----
 
-func.func @matrix(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %r: tensor<8x32xbf16>) -> tensor<8x32xbf16> {
-  // expected-error @+1 {{operand #0 has role 'matrix', which the CUDA backend does not support yet}}
+func.func @expand_reduce(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tensor<8xf32> {
+  // expected-error @+1 {{result #0: reductions of pairwise(expand) epilogues are not supported by the CUDA backend}}
+  %0 = coda.gemm %x, %w pairwise(expand) : tensor<8x16xbf16>, tensor<16x32xbf16>
+      -> (reduce<row, sum> tensor<8xf32>)
+      epilogue(%a: f32, %i: index, %j: index) {
+    coda.yield %a, %a : f32, f32
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @contract_accumulate(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %r: tensor<8x16xbf16>) -> tensor<8x16xbf16> {
+  // expected-error @+1 {{result #0: the CUDA backend accumulates only into the first stored result, and not in contract or expand mode}}
+  %0 = coda.gemm %x, %w pairwise(contract) : tensor<8x16xbf16>, tensor<16x32xbf16>
+      -> (accumulate(%r) tensor<8x16xbf16>)
+      epilogue(%a: f32, %b: f32, %i: index, %j: index) {
+    %y = arith.mulf %a, %b : f32
+    coda.yield %y : f32
+  }
+  return %0 : tensor<8x16xbf16>
+}
+
+// -----
+
+func.func @second_accumulate(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %r: tensor<8x32xbf16>) -> (tensor<8x32xbf16>, tensor<8x32xbf16>) {
+  // expected-error @+1 {{result #1: the CUDA backend accumulates only into the first stored result}}
+  %0, %1 = coda.gemm %x, %w : tensor<8x16xbf16>, tensor<16x32xbf16>
+      -> (store tensor<8x32xbf16>, accumulate(%r) tensor<8x32xbf16>)
+      epilogue(%a: f32, %i: index, %j: index) {
+    coda.yield %a, %a : f32, f32
+  }
+  return %0, %1 : tensor<8x32xbf16>, tensor<8x32xbf16>
+}
+
+// -----
+
+func.func @f64_operand(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %s: tensor<32xf64>) -> tensor<8x32xbf16> {
+  // expected-error @+1 {{operand #0 has element type 'f64', which the CUDA backend cannot read}}
   %0 = coda.gemm %x, %w : tensor<8x16xbf16>, tensor<16x32xbf16>
-      with(%r as matrix : tensor<8x32xbf16>)
+      with(%s as col : tensor<32xf64>)
       -> (store tensor<8x32xbf16>)
-      epilogue(%a: f32, %rv: bf16, %i: index, %j: index) {
+      epilogue(%a: f32, %sv: f64, %i: index, %j: index) {
     coda.yield %a : f32
   }
   return %0 : tensor<8x32xbf16>

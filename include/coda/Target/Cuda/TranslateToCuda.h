@@ -8,9 +8,15 @@
 
 namespace mlir::coda {
 
+struct CudaEmitterOptions {
+  /// Also define a PyTorch extension module (for torch.utils.cpp_extension.load).
+  bool torchBinding = false;
+};
+
 /// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at
 /// the offending op and writes nothing when a kernel cannot be emitted.
-LogicalResult translateToCuda(Operation *op, llvm::raw_ostream &os);
+LogicalResult translateToCuda(Operation *op, llvm::raw_ostream &os,
+                              const CudaEmitterOptions &options = {});
 
 /// Registers --coda-to-cuda with mlir-translate's registry.
 void registerToCudaTranslation();

@@ -1,0 +1,254 @@
+//===- Epilogue.cuh - coda's epilogue visitor nodes for CUTLASS sm90 ------===//
+//
+// Nodes of CUTLASS's Epilogue Visitor Tree (sm90, TMA warp-specialized) that CUTLASS lacks:
+//
+//   IndexedCompute<Fn>  a compute node whose functor also receives each element's global row
+//                       and column: for index-dependent epilogues and for pairwise epilogues,
+//                       whose functor works on the adjacent column pairs of a fragment.
+//   GlobalLoad<T>       an operand read at each element's coordinates: an [M, N] matrix, or an
+//                       [M, T] table read at column j mod T (RoPE's cos/sin).
+//   GlobalStore<T, P>   a second output written at each element's coordinates: as is, one value
+//                       per column pair (pairwise contract: [M, N/2]), or two values per element
+//                       (pairwise expand: [M, 2N]).
+//   TakeFirst           the root of a DAG whose other outputs are side effects.
+//   WithoutD            a DAG for a kernel with no result in the collective's D.
+//
+// Coordinates: the collective hands each node a thread's coordinate tensor relative to its first
+// element and the residue (M, N) − first element; the global coordinate is their sum.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_RUNTIME_EPILOGUE_CUH
+#define CODA_RUNTIME_EPILOGUE_CUH
+
+#include "cutlass/epilogue/fusion/sm90_visitor_tma_warpspecialized.hpp"
+
+namespace coda::rt {
+
+using cutlass::Array;
+using cutlass::epilogue::fusion::detail::EmptyConsumerStoreCallbacks;
+using cutlass::epilogue::fusion::detail::EmptyProducerLoadCallbacks;
+
+/// Global (row, column) of the elements of a thread's epilogue fragments.
+template <class ThrCoords> struct FragmentCoords {
+  ThrCoords tCcD;
+  int m0, n0, M, N;
+
+  template <int F>
+  CUTLASS_DEVICE void get(int epi_v, int epi_m, int epi_n, Array<int, F> &rows,
+                          Array<int, F> &cols) const {
+    auto c = tCcD(cute::_, cute::_, cute::_, epi_m, epi_n);
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < F; ++i) {
+      auto rc = c(epi_v * F + i);
+      rows[i] = m0 + int(cute::get<0>(rc));
+      cols[i] = n0 + int(cute::get<1>(rc));
+    }
+  }
+};
+
+template <class Args> CUTLASS_DEVICE auto fragmentCoords(Args const &args) {
+  auto [M, N, K, L] = args.problem_shape_mnkl;
+  int m = int(M), n = int(N);
+  return FragmentCoords<decltype(args.tCcD)>{args.tCcD, m - int(cute::get<0>(args.residue_tCcD)),
+                                             n - int(cute::get<1>(args.residue_tCcD)), m, n};
+}
+
+/// Members every node without device-side state shares.
+struct NodeBase {
+  struct SharedStorage {};
+  template <class ProblemShape, class Arguments>
+  static bool can_implement(ProblemShape const &, Arguments const &) { return true; }
+  template <class ProblemShape, class Arguments>
+  static size_t get_workspace_size(ProblemShape const &, Arguments const &) { return 0; }
+  template <class ProblemShape, class Arguments>
+  static cutlass::Status initialize_workspace(ProblemShape const &, Arguments const &, void *,
+                                              cudaStream_t, cutlass::CudaHostAdapter * = nullptr) {
+    return cutlass::Status::kSuccess;
+  }
+  CUTLASS_DEVICE bool is_producer_load_needed() const { return false; }
+  CUTLASS_DEVICE bool is_C_load_needed() const { return false; }
+  template <class... Args>
+  CUTLASS_DEVICE auto get_producer_load_callbacks(Args const &...) {
+    return EmptyProducerLoadCallbacks{};
+  }
+};
+
+/// out = Fn(rows, cols, acc, inputs...) on fp32 fragments.
+template <template <int> class Fn> struct IndexedCompute : NodeBase {
+  struct Arguments {};
+  using Params = Arguments;
+  template <class ProblemShape>
+  static constexpr Params to_underlying_arguments(ProblemShape const &, Arguments const &args,
+                                                  void *) {
+    return args;
+  }
+  CUTLASS_HOST_DEVICE IndexedCompute() {}
+  CUTLASS_HOST_DEVICE IndexedCompute(Params const &params, SharedStorage const &) : params(params) {}
+  // A member, so that the node is not an empty class: cute::tuple returns empty elements by
+  // value, and the visitor needs references to its nodes.
+  Params params;
+
+  template <class Coords> struct ConsumerStoreCallbacks : EmptyConsumerStoreCallbacks {
+    CUTLASS_DEVICE ConsumerStoreCallbacks(Coords coords) : coords(coords) {}
+    Coords coords;
+
+    template <class ElementAcc, class... ElementInputs, int F>
+    CUTLASS_DEVICE Array<float, F> visit(Array<ElementAcc, F> const &frg_acc, int epi_v, int epi_m,
+                                         int epi_n, Array<ElementInputs, F> const &...inputs) {
+      Array<int, F> rows, cols;
+      coords.get(epi_v, epi_m, epi_n, rows, cols);
+      cutlass::NumericArrayConverter<float, ElementAcc, F> toFloat;
+      return Fn<F>{}(rows, cols, toFloat(frg_acc), convert(inputs)...);
+    }
+
+    template <class E, int F> CUTLASS_DEVICE static Array<float, F> convert(Array<E, F> const &x) {
+      return cutlass::NumericArrayConverter<float, E, F>{}(x);
+    }
+  };
+
+  template <bool ReferenceSrc, class... Args>
+  CUTLASS_DEVICE auto
+  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<Args...> const &args) {
+    auto coords = fragmentCoords(args);
+    return ConsumerStoreCallbacks<decltype(coords)>(coords);
+  }
+};
+
+/// Reads x[row, col mod period] (row stride ld) at each element; 0 outside the problem.
+template <class Element> struct GlobalLoad : NodeBase {
+  struct Arguments {
+    Element const *ptr = nullptr;
+    long long ld = 0;
+    int period = 0;
+  };
+  using Params = Arguments;
+  template <class ProblemShape>
+  static constexpr Params to_underlying_arguments(ProblemShape const &, Arguments const &args,
+                                                  void *) {
+    return args;
+  }
+  CUTLASS_HOST_DEVICE GlobalLoad() {}
+  CUTLASS_HOST_DEVICE GlobalLoad(Params const &params, SharedStorage const &) : params(params) {}
+  Params params;
+
+  template <class Coords> struct ConsumerStoreCallbacks : EmptyConsumerStoreCallbacks {
+    CUTLASS_DEVICE ConsumerStoreCallbacks(Coords coords, Params const &params)
+        : coords(coords), params(params) {}
+    Coords coords;
+    Params const &params;
+
+    template <class ElementAcc, int F>
+    CUTLASS_DEVICE Array<float, F> visit(Array<ElementAcc, F> const &, int epi_v, int epi_m,
+                                         int epi_n) {
+      Array<int, F> rows, cols;
+      coords.get(epi_v, epi_m, epi_n, rows, cols);
+      Array<float, F> out;
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < F; ++i) {
+        bool in = rows[i] < coords.M && cols[i] < coords.N;
+        out[i] = in ? float(params.ptr[rows[i] * params.ld + cols[i] % params.period]) : 0.f;
+      }
+      return out;
+    }
+  };
+
+  template <bool ReferenceSrc, class... Args>
+  CUTLASS_DEVICE auto
+  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<Args...> const &args) {
+    auto coords = fragmentCoords(args);
+    return ConsumerStoreCallbacks<decltype(coords)>(coords, params);
+  }
+};
+
+/// How a stored output's columns relate to the accumulator's.
+enum class Columns {
+  Same,     // out[i, j] = v[i, j]
+  Contract, // out[i, j/2] = v[i, j] for even j (the pair's value)
+  Expand    // out[i, 2j] = even[i, j], out[i, 2j+1] = odd[i, j]
+};
+
+/// Writes its input(s) to out[row, ...] (row stride ld) and passes the first one on.
+template <class Element, Columns C> struct GlobalStore : NodeBase {
+  struct Arguments {
+    Element *ptr = nullptr;
+    long long ld = 0;
+  };
+  using Params = Arguments;
+  template <class ProblemShape>
+  static constexpr Params to_underlying_arguments(ProblemShape const &, Arguments const &args,
+                                                  void *) {
+    return args;
+  }
+  CUTLASS_HOST_DEVICE GlobalStore() {}
+  CUTLASS_HOST_DEVICE GlobalStore(Params const &params, SharedStorage const &) : params(params) {}
+  Params params;
+
+  template <class Coords> struct ConsumerStoreCallbacks : EmptyConsumerStoreCallbacks {
+    CUTLASS_DEVICE ConsumerStoreCallbacks(Coords coords, Params const &params)
+        : coords(coords), params(params) {}
+    Coords coords;
+    Params const &params;
+
+    template <class ElementAcc, class... ElementInputs, int F>
+    CUTLASS_DEVICE Array<float, F> visit(Array<ElementAcc, F> const &, int epi_v, int epi_m,
+                                         int epi_n, Array<ElementInputs, F> const &...inputs) {
+      Array<int, F> rows, cols;
+      coords.get(epi_v, epi_m, epi_n, rows, cols);
+      Array<float, F> v[] = {cutlass::NumericArrayConverter<float, ElementInputs, F>{}(inputs)...};
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < F; ++i) {
+        if (rows[i] >= coords.M || cols[i] >= coords.N)
+          continue;
+        Element *row = params.ptr + rows[i] * params.ld;
+        if constexpr (C == Columns::Same) {
+          row[cols[i]] = Element(v[0][i]);
+        } else if constexpr (C == Columns::Contract) {
+          if (cols[i] % 2 == 0)
+            row[cols[i] / 2] = Element(v[0][i]);
+        } else {
+          static_assert(sizeof...(ElementInputs) == 2, "expand stores an even and an odd value");
+          row[2 * cols[i]] = Element(v[0][i]);
+          row[2 * cols[i] + 1] = Element(v[1][i]);
+        }
+      }
+      return v[0];
+    }
+  };
+
+  template <bool ReferenceSrc, class... Args>
+  CUTLASS_DEVICE auto
+  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<Args...> const &args) {
+    auto coords = fragmentCoords(args);
+    return ConsumerStoreCallbacks<decltype(coords)>(coords, params);
+  }
+};
+
+/// The first input: the root of a DAG whose other children write their own outputs.
+template <class T> struct TakeFirst {
+  template <class... Rest>
+  CUTLASS_HOST_DEVICE T operator()(T const &first, Rest const &...) const { return first; }
+};
+
+/// A DAG whose results all leave through its own nodes (ElementD = void): CUTLASS's collective
+/// still names an element type for the D it does not store, which it reads as ElementAux.
+template <class Element, class Dag> struct WithoutD : Dag {
+  using Dag::Dag;
+  using ElementAux = Element;
+};
+
+/// Pairwise functors see a fragment's elements in pairs: elements 2q and 2q+1 must be the
+/// columns 2p and 2p+1 of one row. The wgmma accumulator layout gives every thread such pairs;
+/// this check folds away when it holds and stops the kernel if a layout ever breaks it.
+template <int F>
+CUTLASS_DEVICE void checkPairs(Array<int, F> const &rows, Array<int, F> const &cols) {
+  static_assert(F % 2 == 0, "pairwise epilogues need fragments of whole column pairs");
+  CUTLASS_PRAGMA_UNROLL
+  for (int q = 0; q < F; q += 2)
+    if (cols[q] % 2 != 0 || cols[q + 1] != cols[q] + 1 || rows[q + 1] != rows[q])
+      __trap();
+}
+
+} // namespace coda::rt
+
+#endif // CODA_RUNTIME_EPILOGUE_CUH

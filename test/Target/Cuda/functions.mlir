@@ -1,0 +1,48 @@
+// A launcher per function: weight preparation as its own entry point, the function's kernels
+// and callees in order, intermediates at static offsets in the workspace, results written in
+// place. Functions with ops outside what the backend runs get a warning and no launcher.
+
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rmsnorm_block.mlir | FileCheck %s
+
+// The weight preparation: one thread per element of diag(γ)·W, bf16 in and out, fp32 math.
+// CHECK-LABEL: __global__ void prepare_qkv_weights_g0(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
+// CHECK:         if (point >= 393216LL) return;
+// CHECK:         long long d0 = point / 512LL % 768LL;
+// CHECK-NEXT:    long long d1 = point / 1LL % 512LL;
+// CHECK:         float [[G:v[0-9]+]] = coda::rt::load(p0, d1);
+// CHECK-NEXT:    float [[W:v[0-9]+]] = coda::rt::load(p1, d0 * 512LL + d1);
+// CHECK:         coda::rt::store(p2, d0 * 512LL + d1, {{v[0-9]+}});
+// CHECK:       extern "C" size_t prepare_qkv_weights_run_workspace_size() {
+// CHECK:         return 0 + scratch;
+// CHECK:       extern "C" int prepare_qkv_weights_run(const void *arg0, const void *arg1, void *result0, void *workspace, cudaStream_t stream) {
+// CHECK:         prepare_qkv_weights_g0<<<1536, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<__nv_bfloat16 *>(result0));
+
+// The function: prepared weights and Σh² in the workspace, h and y straight into the results.
+// CHECK:       extern "C" size_t main_run_workspace_size() {
+// CHECK:         scratch = std::max(scratch, prepare_qkv_weights_run_workspace_size());
+// CHECK-NEXT:    scratch = std::max(scratch, main_k0_workspace_size(256, 512, 512));
+// CHECK-NEXT:    scratch = std::max(scratch, main_k1_workspace_size(256, 768, 512));
+// CHECK-NEXT:    return 787456 + scratch;
+// CHECK:       extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, void *result0, void *result1, void *workspace, cudaStream_t stream) {
+// CHECK:         // weight preparation @prepare_qkv_weights.
+// CHECK-NEXT:    if (int s = prepare_qkv_weights_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
+// CHECK:         if (int s = main_k0({{.*}}, static_cast<__nv_bfloat16 *>(result0), reinterpret_cast<float *>(ws + 786432), 256, 512, 512, 512, 512, 512, scratch, stream)) return s;
+// CHECK:         if (int s = main_k1(static_cast<__nv_bfloat16 *>(result0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 786432), static_cast<__nv_bfloat16 *>(result1), 256, 768, 512, 512, 512, 768, scratch, stream)) return s;
+// CHECK-NEXT:    return CODA_OK;
+
+// RUN: coda-translate --coda-to-cuda %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
+// RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=PARTIAL
+// WARN: warning: no launcher for @with_matmul: 'linalg.matmul' runs outside coda kernels (its kernels have their own launchers)
+// PARTIAL: extern "C" int with_matmul_k0(
+// PARTIAL-NOT: with_matmul_run
+func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor<32x8xf32>)
+    -> tensor<8x8xf32> {
+  %y = coda.gemm %x, %w : tensor<8x16xbf16>, tensor<16x32xbf16>
+      -> (store tensor<8x32xf32>)
+      epilogue(%a: f32, %i: index, %j: index) {
+    coda.yield %a : f32
+  }
+  %e = tensor.empty() : tensor<8x8xf32>
+  %z = linalg.matmul ins(%y, %v : tensor<8x32xf32>, tensor<32x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %z : tensor<8x8xf32>
+}

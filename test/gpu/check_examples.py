@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""T3: every example of examples/cuda on the GPU against a PyTorch reference.
+
+Each example is emitted with `coda-translate --coda-to-cuda --emit-torch-binding` (or taken
+from --emitted DIR, for a GPU machine without LLVM), loaded with
+torch.utils.cpp_extension.load, and run on random bf16 data over ragged shapes. The reference
+computes the same program in fp32 from the same bf16 inputs with PyTorch ops. An output passes
+when max|out - ref| / max|ref| <= 1e-2 (bf16 rounding of the output is 2^-9 relative; the rest
+is accumulation order). Shapes that break TMA's 16-byte alignment must be refused with a clear
+error. Exit status 0 when every check passes.
+
+Usage: check_examples.py [--emitted DIR] [--builds DIR] [--build DIR] [--only NAME] [--small]
+"""
+import argparse
+import concurrent.futures
+import math
+import os
+import subprocess
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+from torch.utils.cpp_extension import load
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOUND = 1e-2
+
+# (M, N, K): ragged sizes from {1, 7, 129, 1000, 8191} where TMA allows them (K and N multiples
+# of 8 for bf16), next to the aligned neighbours of the ones it does not.
+SHAPES = [(1, 8, 8), (7, 1000, 1024), (129, 136, 8184), (1000, 8192, 512), (8191, 1000, 136),
+          (129, 1000, 1000), (8191, 8192, 1024)]
+SMALL = [(7, 264, 136)]
+# Shapes TMA cannot load or store (K = 129, K = 1; N = 7 where N is a row length): the launch
+# must refuse them with a clear error, or, where the kernel can run them, compute them right.
+UNALIGNED = [(8, 7, 64), (8, 64, 129), (8, 64, 1)]
+
+
+def bf16(*shape):
+    return torch.randn(*shape, device="cuda").to(torch.bfloat16)
+
+
+def acc_of(x, w):
+    """The fp32 accumulator A·Bᵀ from the bf16 inputs."""
+    return x.float() @ w.float().t()
+
+
+def gelu_tanh(z):
+    return 0.5 * z * (1 + torch.tanh(0.7978845608 * (z + 0.044715 * z ** 3)))
+
+
+# Each example: its inputs for (m, n, k) and the PyTorch reference of its results.
+def bias_gelu(m, n, k):
+    x, w, b, s = bf16(m, k), bf16(n, k), bf16(n), torch.rand(m, device="cuda")
+    return (x, w, b, s), [gelu_tanh(acc_of(x, w) + b.float()) * s[:, None]]
+
+
+def down_residual(m, n, k):
+    h, w, res = bf16(m, k), bf16(n, k), bf16(m, n)
+    return (h, w, res), [res.float() + acc_of(h, w)]
+
+
+def residual_rmsnorm(m, n, k):
+    x, w, res = bf16(m, k), bf16(n, k), bf16(m, n)
+    h = res.float() + acc_of(x, w)
+    return (x, w, res), [h, (h * h).sum(1)]
+
+
+def swiglu(m, n, k):
+    x, w = bf16(m, k), bf16(n, k)
+    acc = acc_of(x, w)[:, : n // 2 * 2]  # (an odd N is refused by the kernel)
+    y = F.silu(acc[:, 0::2]) * acc[:, 1::2]
+    return (x, w), [y, y.max(1).values]
+
+
+def rope(m, n, k):
+    x, w = bf16(m, k), bf16(k, n).t().contiguous()
+    pos = torch.arange(m, device="cuda", dtype=torch.float32)[:, None]
+    freq = 10000.0 ** (-torch.arange(128, device="cuda", dtype=torch.float32) // 2 * 2 / 128)
+    cos, sin = torch.cos(pos * freq), torch.sin(pos * freq)
+    acc = acc_of(x, w)
+    a, b = acc[:, 0::2], acc[:, 1::2]
+    reps = n // 128
+    c0, c1 = cos[:, 0::2].repeat(1, reps), cos[:, 1::2].repeat(1, reps)
+    s0, s1 = sin[:, 0::2].repeat(1, reps), sin[:, 1::2].repeat(1, reps)
+    out = torch.empty_like(acc)
+    out[:, 0::2] = a * c0 - b * s0
+    out[:, 1::2] = b * c1 + a * s1
+    return (x, w, cos, sin), [out]
+
+
+def lm_head_ce(m, n, k):
+    x, w = bf16(m, k), bf16(n, k)
+    labels = torch.randint(0, n, (m,), device="cuda")
+    acc = acc_of(x, w)
+    return (x, w, labels), [torch.logsumexp(acc, 1), acc.gather(1, labels[:, None])[:, 0]]
+
+
+def pre_post_activation(m, n, k):
+    x, w, b = bf16(m, k), bf16(n, k), torch.randn(n, device="cuda")
+    z = acc_of(x, w) + b
+    y = torch.relu(z)
+    return (x, w, b), [y, z, y.sum(0), y.max(0).values]
+
+
+def expand(m, n, k):
+    x, w, s = bf16(m, k), bf16(k, n), torch.rand((), device="cuda")
+    z = (x.float() @ w.float()) * s
+    out = torch.empty(m, 2 * n, device="cuda")
+    out[:, 0::2] = z
+    out[:, 1::2] = F.gelu(z)
+    return (x, w, s), [out]
+
+
+EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, swiglu, rope,
+                                    lm_head_ce, pre_post_activation, expand]}
+
+
+def rmsnorm_block():
+    """@main of rmsnorm_block.mlir at its static sizes: weight preparation and two kernels."""
+    x, w_o, res = bf16(256, 512), bf16(512, 512), bf16(256, 512)
+    gamma, w_qkv = (1 + 0.1 * torch.randn(512, device="cuda")).to(torch.bfloat16), bf16(768, 512)
+    h = res.float() + acc_of(x, w_o)
+    r = torch.rsqrt((h * h).sum(1) / 512 + 1e-5)
+    w_prepared = (gamma.float()[None, :] * w_qkv.float()).to(torch.bfloat16)
+    y = r[:, None] * acc_of(h.to(torch.bfloat16), w_prepared)
+    return (x, w_o, res, gamma, w_qkv), [h, y]
+
+
+# Examples whose whole function runs through its launcher (`<func>_run`, bound as `<func>`).
+FUNCTIONS = {"rmsnorm_block": ("main", rmsnorm_block)}
+
+
+def adapt(name, shape):
+    """RoPE's tables repeat every 128 columns: N rounded up to a multiple of 128."""
+    m, n, k = shape
+    if name == "rope":
+        n = max(128, n // 128 * 128)
+    return m, n, k
+
+
+def emit(name, args):
+    cu = os.path.join(args.out, f"{name}.cu")
+    translate = os.path.join(args.build, "bin", "coda-translate")
+    if os.path.exists(translate):
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding",
+                        os.path.join(ROOT, "examples", "cuda", f"{name}.mlir"), "-o", cu],
+                       check=True)
+    elif not os.path.exists(cu):
+        sys.exit(f"check_examples: no {translate} and no {cu}")
+    return cu
+
+
+def build(name, cu, args):
+    cutlass = os.environ.get("CUTLASS_DIR")  # a folder with CUTLASS 4.2's include/, tools/
+    if not cutlass:
+        import cutlass_library  # pip install nvidia-cutlass==4.2.0.0
+        cutlass = os.path.join(os.path.dirname(cutlass_library.__file__), "source")
+    start = time.time()
+    directory = os.path.join(args.builds or args.out, name)
+    os.makedirs(directory, exist_ok=True)
+    module = load(name=f"coda_{name}", sources=[cu],
+                  extra_include_paths=[os.path.join(ROOT, "include"),
+                                       os.path.join(cutlass, "include"),
+                                       os.path.join(cutlass, "tools", "util", "include")],
+                  extra_cuda_cflags=["-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr"],
+                  build_directory=directory, verbose=False)
+    return module, time.time() - start
+
+
+def rel_err(out, ref):
+    return ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
+
+
+def check_function(name, module):
+    function, make = FUNCTIONS[name]
+    torch.manual_seed(1)
+    inputs, refs = make()
+    outs = getattr(module, function)(*inputs)
+    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    torch.cuda.synchronize()
+    errs = [rel_err(o, r) for o, r in zip(outs, refs)]
+    ok = all(e <= BOUND for e in errs)
+    print(f"  {name:20s} @{function} rel " + " ".join(f"{e:.1e}" for e in errs) + ("" if ok else "  FAIL"))
+    # The function's argument shapes are fixed: another shape is a Python error.
+    try:
+        getattr(module, function)(inputs[0][:-1], *inputs[1:])
+        print(f"  {name:20s} wrong shape accepted  FAIL")
+        ok = False
+    except RuntimeError as e:
+        print(f"  {name:20s} wrong shape: {str(e).splitlines()[0][:90]}")
+    return ok
+
+
+def check(name, module, shapes):
+    if name in FUNCTIONS:
+        return check_function(name, module)
+    fn = getattr(module, "main_k0")
+    ok = True
+    for shape in shapes:
+        m, n, k = adapt(name, shape)
+        torch.manual_seed(m * 31 + n * 7 + k)
+        inputs, refs = EXAMPLES[name](m, n, k)
+        outs = fn(*inputs)
+        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        torch.cuda.synchronize()
+        errs = [rel_err(o, r) for o, r in zip(outs, refs)]
+        passed = all(e <= BOUND for e in errs) and all(
+            tuple(o.shape) == tuple(r.shape) for o, r in zip(outs, refs))
+        ok &= passed
+        print(f"  {name:20s} M={m:<5d} N={n:<5d} K={k:<5d} rel " +
+              " ".join(f"{e:.1e}" for e in errs) + ("" if passed else "  FAIL"))
+    return ok
+
+
+def check_refusals(name, module):
+    if name in FUNCTIONS:
+        return True  # its shapes are static, checked by check_function
+    fn = getattr(module, "main_k0")
+    ok = True
+    for m, n, k in UNALIGNED:
+        if name == "rope":
+            continue  # its N is a multiple of the tables' 128 columns
+        inputs, refs = EXAMPLES[name](m, n, k)
+        try:
+            outs = fn(*inputs)
+            torch.cuda.synchronize()
+        except RuntimeError as e:
+            msg = str(e).splitlines()[0]
+            good = "misaligned" in msg or "even N" in msg
+            ok &= good
+            print(f"  {name:20s} M={m} N={n} K={k}: refused: {msg[:100]}" + ("" if good else "  FAIL"))
+            continue
+        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        errs = [rel_err(o, r) for o, r in zip(outs, refs)]
+        good = n % 8 != 0 and all(e <= BOUND for e in errs)  # only N = 7 may run, and right
+        ok &= good
+        print(f"  {name:20s} M={m} N={n} K={k}: ran, rel " + " ".join(f"{e:.1e}" for e in errs) +
+              ("" if good else "  FAIL"))
+    # A wrong dtype and a CPU tensor get Python errors, not a crash.
+    inputs, _ = EXAMPLES[name](*adapt(name, (8, 256, 64)))
+    for bad, what in [((inputs[0].float(),) + inputs[1:], "dtype"),
+                      ((inputs[0].cpu(),) + inputs[1:], "device")]:
+        try:
+            fn(*bad)
+            print(f"  {name:20s} bad {what} accepted  FAIL")
+            ok = False
+        except RuntimeError as e:
+            print(f"  {name:20s} bad {what}: {str(e).splitlines()[0][:90]}")
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
+    parser.add_argument("--emitted", dest="out", default=None,
+                        help="folder for (or with) the emitted .cu files and their builds")
+    parser.add_argument("--builds", default=None,
+                        help="folder for the extension builds (default: the --emitted folder)")
+    parser.add_argument("--only", default=None, help="one example")
+    parser.add_argument("--small", action="store_true", help="one small shape (for compute-sanitizer)")
+    parser.add_argument("--refusals-only", action="store_true",
+                        help="only the unaligned shapes and bad tensors")
+    parser.add_argument("--list", action="store_true", help="print the examples' names")
+    args = parser.parse_args()
+    if args.list:
+        print(" ".join(list(EXAMPLES) + list(FUNCTIONS)))
+        return 0
+    args.out = args.out or os.path.join(args.build, "gpu")
+    os.makedirs(args.out, exist_ok=True)
+    os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
+    names = [args.only] if args.only else list(EXAMPLES) + list(FUNCTIONS)
+    print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
+        built = dict(zip(names, pool.map(lambda n: build(n, emit(n, args), args), names)))
+    ok = True
+    for name in names:
+        module, seconds = built[name]
+        print(f"== {name} (built in {seconds:.0f} s)")
+        if not args.refusals_only:
+            ok &= check(name, module, SMALL if args.small else SHAPES)
+        if not args.small:
+            ok &= check_refusals(name, module)
+    print("all passed" if ok else "FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
