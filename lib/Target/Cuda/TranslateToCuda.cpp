@@ -752,6 +752,18 @@ static constexpr const char *kTorchPrelude = R"cu(// PyTorch binding: torch.util
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 
+// Sizes are spelled with snprintf: streaming integers into TORCH_CHECK's message from this
+// translation unit crashed on the H200 machine (torch 2.11, nvcc 13).
+static std::string coda_dims(at::IntArrayRef dims) {
+  std::string s = "[";
+  char buf[32];
+  for (size_t i = 0; i < dims.size(); ++i) {
+    snprintf(buf, sizeof buf, i ? ", %lld" : "%lld", static_cast<long long>(dims[i]));
+    s += buf;
+  }
+  return s + "]";
+}
+
 static void coda_check_device(const char *fn, const char *what, const torch::Tensor &t,
                               at::ScalarType dtype, const at::Device &device) {
   TORCH_CHECK(t.is_cuda(), fn, ": ", what, " must be a CUDA tensor, got one on ", t.device());
@@ -763,10 +775,10 @@ static void coda_check_device(const char *fn, const char *what, const torch::Ten
 static void coda_check_matrix(const char *fn, const char *what, const torch::Tensor &t,
                               at::ScalarType dtype, const at::Device &device) {
   coda_check_device(fn, what, t, dtype, device);
-  TORCH_CHECK(t.dim() == 2, fn, ": ", what, " must be a matrix, got shape ", t.sizes());
+  TORCH_CHECK(t.dim() == 2, fn, ": ", what, " must be a matrix, got shape ", coda_dims(t.sizes()).c_str());
   TORCH_CHECK(t.stride(1) == 1 && t.stride(0) >= t.size(1), fn, ": ", what,
               " must be row-major with unit column stride (call .contiguous()), got strides ",
-              t.strides());
+              coda_dims(t.strides()).c_str());
 }
 
 /// Pairwise kernels read column pairs.
@@ -778,7 +790,8 @@ static void coda_check_even(const char *fn, int64_t n) {
 static void coda_check(const char *fn, const char *what, const torch::Tensor &t,
                        at::ScalarType dtype, at::IntArrayRef shape, const at::Device &device) {
   coda_check_device(fn, what, t, dtype, device);
-  TORCH_CHECK(t.sizes() == shape, fn, ": ", what, " must have shape ", shape, ", got ", t.sizes());
+  TORCH_CHECK(t.sizes() == shape, fn, ": ", what, " must have shape ", coda_dims(shape).c_str(),
+              ", got ", coda_dims(t.sizes()).c_str());
   TORCH_CHECK(t.is_contiguous(), fn, ": ", what, " must be contiguous (call .contiguous())");
 }
 
@@ -817,7 +830,8 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
   os << "  const int64_t m = a.size(" << (op.getTransposeA() ? 1 : 0) << "), k = a.size("
      << (op.getTransposeA() ? 0 : 1) << "), n = b.size(" << (op.getTransposeB() ? 0 : 1) << ");\n";
   os << "  TORCH_CHECK(b.size(" << (op.getTransposeB() ? 1 : 0) << ") == k, fn, \": b must be "
-     << (op.getTransposeB() ? "[N, K]" : "[K, N]") << " with K = \", k, \" (from a), got \", b.sizes());\n";
+     << (op.getTransposeB() ? "[N, K]" : "[K, N]")
+     << " with a's K, got \", coda_dims(b.sizes()).c_str(), \" for a \", coda_dims(a.sizes()).c_str());\n";
   std::string nOut = op.getPairwise() == PairwiseMode::Contract ? "n / 2"
                      : op.getPairwise() == PairwiseMode::Expand ? "2 * n"
                                                                 : "n";
