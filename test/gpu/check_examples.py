@@ -127,8 +127,28 @@ def rmsnorm_block():
     return (x, w_o, res, gamma, w_qkv), [h, y]
 
 
-# Examples whose whole function runs through its launcher (`<func>_run`, bound as `<func>`).
-FUNCTIONS = {"rmsnorm_block": ("main", rmsnorm_block)}
+def interleave_rows():
+    gate, up = bf16(96, 64), bf16(96, 64)
+    return (gate, up), [torch.stack([gate, up], 1).reshape(192, 64).float()]
+
+
+def rope_permute():
+    w = bf16(64, 64)
+    r = torch.arange(64, device="cuda")
+    src = r // 16 * 16 + r % 16 // 2 + r % 2 * 8
+    return (w,), [w[src].float()]
+
+
+def layernorm_weights():
+    w, gamma, beta = bf16(192, 64), torch.randn(64, device="cuda"), torch.randn(64, device="cuda")
+    scaled = (w.float() * gamma).to(torch.bfloat16)
+    return (w, gamma, beta), [scaled.float(), scaled.float().sum(1), w.float() @ beta]
+
+
+# Examples whose functions run through their launchers (`<func>_run`, bound as `<func>`).
+FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block)],
+             "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
+                             ("layernorm_weights", layernorm_weights)]}
 
 
 def adapt(name, shape):
@@ -173,7 +193,11 @@ def rel_err(out, ref):
 
 
 def check_function(name, module):
-    function, make = FUNCTIONS[name]
+    return all([check_one_function(name, module, function, make)
+                for function, make in FUNCTIONS[name]])
+
+
+def check_one_function(name, module, function, make):
     torch.manual_seed(1)
     inputs, refs = make()
     outs = getattr(module, function)(*inputs)

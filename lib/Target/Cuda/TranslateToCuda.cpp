@@ -977,6 +977,9 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
                   .Case([&](tensor::InsertSliceOp s) { return s.hasUnitStride() && s.getSourceType().hasStaticShape() && s.getOffsets().empty(); })
                   .Case([&](tensor::ExtractSliceOp s) { return s.hasUnitStride() && s.getType().hasStaticShape() && s.getOffsets().empty(); })
                   .Case([&](linalg::GenericOp g) { return g.hasPureTensorSemantics(); })
+                  .Case([&](linalg::FillOp f) {
+                    return f.hasPureTensorSemantics() && f.value().getDefiningOp<arith::ConstantOp>();
+                  })
                   .Default([](Operation *) { return false; });
     if (!ok) {
       why = "'" + op.getName().getStringRef().str() + "' runs outside coda kernels";
@@ -1180,11 +1183,17 @@ LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
                   " *>(arg" + std::to_string(arg.getArgNumber()) + ")";
   // Values returned once and made by a kernel, a generic or a call go straight to the result.
   auto ret = cast<func::ReturnOp>(block.getTerminator());
-  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+  // (Through reshapes of a value used only by them: the same bytes.)
+  for (auto [i, returned] : llvm::enumerate(ret.getOperands())) {
+    Value v = returned;
+    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()) &&
+           v.getDefiningOp()->getOperand(0).hasOneUse())
+      v = v.getDefiningOp()->getOperand(0);
     if (v.getDefiningOp() && isa<GemmOp, linalg::GenericOp, func::CallOp>(v.getDefiningOp()) &&
-        llvm::count(ret.getOperands(), v) == 1 && !buffer.count(v))
+        llvm::count(ret.getOperands(), returned) == 1 && !buffer.count(v))
       buffer[v] = "static_cast<" + *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
                   " *>(result" + std::to_string(i) + ")";
+  }
 
   std::string kernels;
   llvm::raw_string_ostream kos(kernels);
@@ -1256,6 +1265,21 @@ LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
         if (it == utils::IteratorType::parallel)
           points *= range;
       launch(name, points, args);
+    } else if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      auto type = cast<RankedTensorType>(fill.result().getType());
+      auto value = cast<TypedAttr>(fill.value().getDefiningOp<arith::ConstantOp>().getValue());
+      std::string literal;
+      if (auto f = dyn_cast<FloatAttr>(value))
+        literal = llvm::formatv("{0:e9}f", f.getValueAsDouble()).str();
+      else
+        literal = std::to_string(cast<IntegerAttr>(value).getValue().getSExtValue());
+      kos << "// " << name << ": linalg.fill.\n__global__ void " << name << "("
+          << *bufferElement(type.getElementType()) << " *__restrict__ dst) {\n";
+      kos << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+      kos << "  if (point < " << type.getNumElements() << "LL) coda::rt::store(dst, point, "
+          << literal << ");\n}\n\n";
+      launch(name, type.getNumElements(), ptr(fill.result()));
     } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       CudaEmitter(kos, options).emitSliceKernel(name, insert.getSourceType(), insert.getType(),

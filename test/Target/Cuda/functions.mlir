@@ -46,3 +46,26 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
   %z = linalg.matmul ins(%y, %v : tensor<8x32xf32>, tensor<32x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %z : tensor<8x8xf32>
 }
+
+// Weight preparation with a gather (linalg.index + tensor.extract), a fill and row reductions.
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/weight_prep.mlir | FileCheck %s --check-prefix=PREP
+// PREP-LABEL: __global__ void interleave_rows_g0(
+// PREP:         long long [[WHICH:v[0-9]+]] = d1;
+// PREP:       extern "C" int interleave_rows_run(const void *arg0, const void *arg1, void *result0, void *workspace, cudaStream_t stream) {
+// PREP-NEXT:    char *ws
+// The interleaved pairs are written straight into the result that their reshape returns.
+// PREP:         interleave_rows_g0<<<48, 256, 0, stream>>>({{.*}}, static_cast<__nv_bfloat16 *>(result0));
+// PREP-NEXT:    if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+// PREP-NEXT:    return CODA_OK;
+// PREP-LABEL: __global__ void rope_permute_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// PREP:         float {{v[0-9]+}} = coda::rt::load(p0, [[SRC:v[0-9]+]] * 64LL + {{v[0-9]+}});
+// PREP-LABEL: __global__ void layernorm_weights_g1(float *__restrict__ dst) {
+// PREP-NEXT:    long long point
+// PREP-NEXT:    if (point < 192LL) coda::rt::store(dst, point, 0.000000000e+00f);
+// PREP-LABEL: __global__ void layernorm_weights_g2(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// PREP:         float [[ACC:v[0-9]+]] = coda::rt::load(p1, d0);
+// PREP-NEXT:    for (long long d1 = 0; d1 < 64LL; ++d1) {
+// PREP:         coda::rt::store(p1, d0, [[ACC]]);
+// PREP:       extern "C" int layernorm_weights_run(
+// PREP:         cudaMemcpyAsync(static_cast<float *>(result1), reinterpret_cast<float *>(ws + 0), 768, cudaMemcpyDeviceToDevice, stream);
+// PREP-NEXT:    layernorm_weights_g2<<<1, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1));
