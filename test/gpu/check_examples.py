@@ -146,7 +146,7 @@ def layernorm_weights():
 
 
 # Examples whose functions run through their launchers (`<func>_run`, bound as `<func>`).
-FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block)],
+FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnorm_block)],
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 
@@ -200,6 +200,9 @@ def check_function(name, module):
 def check_one_function(name, module, function, make):
     torch.manual_seed(1)
     inputs, refs = make()
+    if function.endswith("_prepared"):  # weights prepared once by <f>_prepare, then passed in
+        prepared = getattr(module, function[: -len("d")])(*inputs)
+        inputs = inputs + (tuple(prepared) if isinstance(prepared, (list, tuple)) else (prepared,))
     outs = getattr(module, function)(*inputs)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     torch.cuda.synchronize()

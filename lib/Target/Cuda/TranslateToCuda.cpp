@@ -75,8 +75,13 @@ private:
   static SmallVector<std::string> launcherParams(GemmOp op);
   void emitTorchWrapper(GemmOp op, StringRef name);
   void emitTorchFunctionWrapper(func::FuncOp func);
+  void emitTorchLauncherWrapper(StringRef name, StringRef launcher, ArrayRef<Type> ins,
+                                ArrayRef<Type> outs);
   LogicalResult checkFunction(func::FuncOp func, std::string &why);
   LogicalResult emitFunction(func::FuncOp func);
+  enum class LauncherKind { Run, Prepare, RunPrepared };
+  LogicalResult emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
+                                     ArrayRef<func::CallOp> preparations);
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                   SmallVectorImpl<Value> &params);
   void emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
@@ -1157,9 +1162,44 @@ void CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small, Ranked
     os << "  dst[" << s << "] = src[" << l << "];\n}\n\n";
 }
 
+/// The weight-preparation calls of `func` when they read only its arguments (so that they can
+/// run on their own, once), else nothing.
+static SmallVector<func::CallOp> separablePreparations(func::FuncOp func) {
+  SmallVector<func::CallOp> calls;
+  for (auto call : func.getBody().front().getOps<func::CallOp>()) {
+    auto callee = dyn_cast_or_null<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()));
+    if (!callee || !callee->hasAttr("coda.weight_prep"))
+      continue;
+    if (!llvm::all_of(call.getOperands(), [](Value v) { return isa<BlockArgument>(v); }))
+      return {};
+    calls.push_back(call);
+  }
+  return calls;
+}
+
+static bool isPreparation(Operation &op, ArrayRef<func::CallOp> preparations) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && llvm::is_contained(preparations, call);
+}
+
 LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
+  SmallVector<func::CallOp> preparations = separablePreparations(func);
+  if (failed(emitFunctionLauncher(func, LauncherKind::Run, preparations)))
+    return failure();
+  if (!preparations.empty() &&
+      (failed(emitFunctionLauncher(func, LauncherKind::Prepare, preparations)) ||
+       failed(emitFunctionLauncher(func, LauncherKind::RunPrepared, preparations))))
+    return failure();
+  launchers.insert(func.getSymName());
+  return success();
+}
+
+LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
+                                                ArrayRef<func::CallOp> preparations) {
   std::string fname = func.getSymName().str();
-  std::string launcher = fname + "_run";
+  std::string launcher = fname + (kind == LauncherKind::Run       ? "_run"
+                                  : kind == LauncherKind::Prepare ? "_prepare"
+                                                                  : "_run_prepared");
   Block &block = func.getBody().front();
   // Buffers: arguments, results, and intermediates at static offsets in the workspace, before
   // the scratch that kernels and callees share (they run one after the other on the stream).
@@ -1181,10 +1221,21 @@ LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
     buffer[arg] = "static_cast<const " +
                   *bufferElement(cast<RankedTensorType>(arg.getType()).getElementType()) +
                   " *>(arg" + std::to_string(arg.getArgNumber()) + ")";
+  // Prepared weights: outputs of the prepare launcher, inputs of the prepared run.
+  SmallVector<Value> prepared;
+  for (func::CallOp call : preparations)
+    llvm::append_range(prepared, call.getResults());
+  for (auto [i, v] : llvm::enumerate(prepared))
+    if (kind != LauncherKind::Run)
+      buffer[v] = std::string(kind == LauncherKind::Prepare ? "static_cast<" : "static_cast<const ") +
+                  *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
+                  " *>(prepared" + std::to_string(i) + ")";
   // Values returned once and made by a kernel, a generic or a call go straight to the result.
   auto ret = cast<func::ReturnOp>(block.getTerminator());
   // (Through reshapes of a value used only by them: the same bytes.)
   for (auto [i, returned] : llvm::enumerate(ret.getOperands())) {
+    if (kind == LauncherKind::Prepare)
+      break;
     Value v = returned;
     while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()) &&
            v.getDefiningOp()->getOperand(0).hasOneUse())
@@ -1208,6 +1259,11 @@ LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
   for (Operation &op : block.without_terminator()) {
     if (isa<arith::ConstantOp>(op))
       continue; // used inside generic bodies, emitted there
+    // The prepare launcher runs only the preparations; the prepared run skips them.
+    bool preparation = isPreparation(op, preparations);
+    if ((kind == LauncherKind::Prepare && !preparation) ||
+        (kind == LauncherKind::RunPrepared && preparation))
+      continue;
     if (isa<tensor::EmptyOp>(op))
       continue;
     if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
@@ -1296,6 +1352,8 @@ LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
   }
   // Results that did not go straight to their pointer.
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (kind == LauncherKind::Prepare)
+      break;
     std::string target = "result" + std::to_string(i);
     if (StringRef(ptr(v)).contains("(" + target + ")"))
       continue;
@@ -1303,74 +1361,96 @@ LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
         << numBytes(cast<RankedTensorType>(v.getType())) << ", cudaMemcpyDeviceToDevice, stream);\n";
   }
 
-  os << kernels;
+  if (kind == LauncherKind::Run) // (the other launchers reuse these kernels)
+    os << kernels;
   os << "// Bytes of device memory " << launcher << " needs as its workspace.\n";
   os << "extern \"C\" size_t " << launcher << "_workspace_size() {\n  size_t scratch = 0;\n";
   for (const std::string &s : scratch)
     os << "  scratch = std::max(scratch, " << s << ");\n";
   os << "  return " << intermediates << " + scratch;\n}\n\n";
-  os << "// @" << fname << " on the device: its ops in order on `stream`";
+  os << "// @" << fname << " on the device: ";
+  if (kind == LauncherKind::Run)
+    os << "its ops in order on `stream`";
+  else if (kind == LauncherKind::Prepare)
+    os << "only its weight preparation (run once, at load time), into `prepared`";
+  else
+    os << "its ops in order with the weights `" << fname << "_prepare` made";
   if (func->hasAttr("coda.weight_prep"))
     os << " (run-once weight preparation: call it at load time)";
   os << ". Returns a coda_status.\n";
   os << "extern \"C\" int " << launcher << "(";
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     os << "const void *arg" << i << ", ";
-  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+  for (unsigned i = 0, e = kind == LauncherKind::Run ? 0 : prepared.size(); i < e; ++i)
+    os << (kind == LauncherKind::Prepare ? "void *prepared" : "const void *prepared") << i << ", ";
+  for (unsigned i = 0, e = kind == LauncherKind::Prepare ? 0 : func.getNumResults(); i < e; ++i)
     os << "void *result" << i << ", ";
   os << "void *workspace, cudaStream_t stream) {\n";
   os << "  char *ws = static_cast<char *>(workspace);\n";
   os << "  void *scratch = ws + " << intermediates << ";\n  (void)ws;\n  (void)scratch;\n";
   os << body;
   os << "  return CODA_OK;\n}\n\n";
-  launchers.insert(fname);
   return success();
 }
 
-/// A PyTorch function for a whole function: tensors of exactly the function's types in, its
-/// results out.
+/// PyTorch functions for a whole function: tensors of exactly the function's types in, its
+/// results out; with separable weight preparation also `<f>_prepare` (arguments → prepared
+/// weights) and `<f>_prepared` (arguments and prepared weights → results).
 void CudaEmitter::emitTorchFunctionWrapper(func::FuncOp func) {
   std::string fname = func.getSymName().str();
-  unsigned numResults = func.getNumResults();
-  std::string ret = numResults == 1 ? "torch::Tensor" : "std::vector<torch::Tensor>";
-  os << "static " << ret << " coda_torch_fn_" << fname << "(";
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    os << (i ? ", " : "") << "torch::Tensor arg" << i;
-  os << ") {\n  const char *fn = \"" << fname << "\";\n";
-  std::string device = func.getNumArguments() ? "arg0.device()" : "at::Device(at::kCUDA)";
+  SmallVector<Type> args(func.getArgumentTypes()), results(func.getResultTypes()), prepared;
+  for (func::CallOp call : separablePreparations(func))
+    llvm::append_range(prepared, call.getResultTypes());
+  emitTorchLauncherWrapper(fname, fname + "_run", args, results);
+  if (prepared.empty())
+    return;
+  emitTorchLauncherWrapper(fname + "_prepare", fname + "_prepare", args, prepared);
+  SmallVector<Type> withPrepared(args);
+  llvm::append_range(withPrepared, prepared);
+  emitTorchLauncherWrapper(fname + "_prepared", fname + "_run_prepared", withPrepared, results);
+}
+
+void CudaEmitter::emitTorchLauncherWrapper(StringRef name, StringRef launcher, ArrayRef<Type> ins,
+                                           ArrayRef<Type> outs) {
+  std::string ret = outs.size() == 1 ? "torch::Tensor" : "std::vector<torch::Tensor>";
+  os << "static " << ret << " coda_torch_fn_" << name << "(";
+  for (unsigned i = 0, e = ins.size(); i < e; ++i)
+    os << (i ? ", " : "") << "torch::Tensor in" << i;
+  os << ") {\n  const char *fn = \"" << name << "\";\n";
+  std::string device = ins.empty() ? "at::Device(at::kCUDA)" : "in0.device()";
   auto shapeOf = [](RankedTensorType t) {
     std::string shape = "{";
     llvm::raw_string_ostream s(shape);
     llvm::interleaveComma(t.getShape(), s);
     return shape + "}";
   };
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    auto t = cast<RankedTensorType>(func.getArgumentTypes()[i]);
-    os << "  coda_check(fn, \"arg" << i << "\", arg" << i << ", " << torchDtype(t.getElementType())
-       << ", " << shapeOf(t) << ", " << device << ");\n";
+  for (unsigned i = 0, e = ins.size(); i < e; ++i) {
+    auto t = cast<RankedTensorType>(ins[i]);
+    os << "  coda_check(fn, \"argument " << i << "\", in" << i << ", "
+       << torchDtype(t.getElementType()) << ", " << shapeOf(t) << ", " << device << ");\n";
   }
   os << "  const at::cuda::CUDAGuard guard(" << device << ");\n";
   os << "  auto options = at::TensorOptions().device(" << device << ");\n";
-  for (unsigned i = 0; i < numResults; ++i) {
-    auto t = cast<RankedTensorType>(func.getResultTypes()[i]);
-    os << "  auto result" << i << " = torch::empty(" << shapeOf(t) << ", options.dtype("
+  for (unsigned i = 0, e = outs.size(); i < e; ++i) {
+    auto t = cast<RankedTensorType>(outs[i]);
+    os << "  auto out" << i << " = torch::empty(" << shapeOf(t) << ", options.dtype("
        << torchDtype(t.getElementType()) << "));\n";
   }
-  os << "  auto workspace = torch::empty({static_cast<int64_t>(" << fname
-     << "_run_workspace_size())}, options.dtype(at::kByte));\n";
-  os << "  int status = " << fname << "_run(";
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    os << "arg" << i << ".data_ptr(), ";
-  for (unsigned i = 0; i < numResults; ++i)
-    os << "result" << i << ".data_ptr(), ";
+  os << "  auto workspace = torch::empty({static_cast<int64_t>(" << launcher
+     << "_workspace_size())}, options.dtype(at::kByte));\n";
+  os << "  int status = " << launcher << "(";
+  for (unsigned i = 0, e = ins.size(); i < e; ++i)
+    os << "in" << i << ".data_ptr(), ";
+  for (unsigned i = 0, e = outs.size(); i < e; ++i)
+    os << "out" << i << ".data_ptr(), ";
   os << "workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
   os << "  TORCH_CHECK(status == CODA_OK, fn, \": \", coda_status_string(status));\n";
-  if (numResults == 1) {
-    os << "  return result0;\n}\n\n";
+  if (outs.size() == 1) {
+    os << "  return out0;\n}\n\n";
   } else {
     os << "  return {";
-    for (unsigned i = 0; i < numResults; ++i)
-      os << (i ? ", " : "") << "result" << i;
+    for (unsigned i = 0, e = outs.size(); i < e; ++i)
+      os << (i ? ", " : "") << "out" << i;
     os << "};\n}\n\n";
   }
 }
@@ -1461,11 +1541,19 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
                  << ": coda.gemm #" << name.substr(name.rfind('_') + 2) << " of @"
                  << op->getParentOfType<func::FuncOp>().getSymName() << "\");\n";
     }
-    for (func::FuncOp func : functions)
-      bodyStream << "  module.def(\"" << func.getSymName() << "\", &coda_torch_fn_"
-                 << func.getSymName() << ", \"@" << func.getSymName() << " on the device"
+    for (func::FuncOp func : functions) {
+      StringRef f = func.getSymName();
+      bodyStream << "  module.def(\"" << f << "\", &coda_torch_fn_" << f << ", \"@" << f
+                 << " on the device"
                  << (func->hasAttr("coda.weight_prep") ? " (weight preparation: run once)" : "")
                  << "\");\n";
+      if (separablePreparations(func).empty())
+        continue;
+      bodyStream << "  module.def(\"" << f << "_prepare\", &coda_torch_fn_" << f
+                 << "_prepare, \"the weight preparation of @" << f << ": run once\");\n";
+      bodyStream << "  module.def(\"" << f << "_prepared\", &coda_torch_fn_" << f
+                 << "_prepared, \"@" << f << " with the weights " << f << "_prepare made\");\n";
+    }
     bodyStream << "}\n";
   }
 

@@ -69,3 +69,15 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // PREP:       extern "C" int layernorm_weights_run(
 // PREP:         cudaMemcpyAsync(static_cast<float *>(result1), reinterpret_cast<float *>(ws + 0), 768, cudaMemcpyDeviceToDevice, stream);
 // PREP-NEXT:    layernorm_weights_g2<<<1, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1));
+
+// A function whose weight preparation reads only its arguments also gets a launcher for the
+// preparation alone and one that takes the prepared weights (what a serving loop calls).
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rmsnorm_block.mlir | FileCheck %s --check-prefix=SPLIT
+// SPLIT:       extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, void *prepared0, void *workspace, cudaStream_t stream) {
+// SPLIT:         if (int s = prepare_qkv_weights_run({{.*}}, static_cast<__nv_bfloat16 *>(prepared0), scratch, stream)) return s;
+// SPLIT-NEXT:    return CODA_OK;
+// SPLIT:       extern "C" size_t main_run_prepared_workspace_size() {
+// SPLIT:         return 1024 + scratch;
+// SPLIT:       extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *prepared0, void *result0, void *result1, void *workspace, cudaStream_t stream) {
+// SPLIT-NOT:     prepare_qkv_weights_run
+// SPLIT:         if (int s = main_k1(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(prepared0),

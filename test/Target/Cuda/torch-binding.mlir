@@ -19,3 +19,12 @@
 // CHECK-NEXT:    return {result0, result1};
 // CHECK:       PYBIND11_MODULE(TORCH_EXTENSION_NAME, module) {
 // CHECK-NEXT:    module.def("main_k0", &coda_torch_main_k0, "main_k0(a, b, operand0) -> [results]: coda.gemm #0 of @main");
+
+// Functions: exact static shapes; the split weight preparation as two more functions.
+// RUN: coda-translate --coda-to-cuda --emit-torch-binding %coda_src/examples/cuda/rmsnorm_block.mlir | FileCheck %s --check-prefix=FN
+// FN-LABEL: static std::vector<torch::Tensor> coda_torch_fn_main(torch::Tensor in0,
+// FN:         coda_check(fn, "argument 4", in4, at::kBFloat16, {768, 512}, in0.device());
+// FN:         int status = main_run(
+// FN:       module.def("main", &coda_torch_fn_main, "@main on the device");
+// FN-NEXT:  module.def("main_prepare", &coda_torch_fn_main_prepare, "the weight preparation of @main: run once");
+// FN-NEXT:  module.def("main_prepared", &coda_torch_fn_main_prepared, "@main with the weights main_prepare made");
