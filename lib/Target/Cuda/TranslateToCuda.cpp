@@ -144,7 +144,14 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
     FailureOr<std::string> type = cType(&op, result.getType());
     if (failed(type))
       return failure();
-    os << indent << *type << " " << name(result) << " = " << expr << ";\n";
+    // Arithmetic on bf16/f16 values runs in fp32 and rounds its result to the narrow type,
+    // as the IR means.
+    std::string value = expr;
+    if (result.getType().isBF16() && !isa<arith::ExtFOp>(op))
+      value = "__bfloat162float(__float2bfloat16_rn(" + expr + "))";
+    else if (result.getType().isF16() && !isa<arith::ExtFOp>(op))
+      value = "__half2float(__float2half_rn(" + expr + "))";
+    os << indent << *type << " " << name(result) << " = " << value << ";\n";
     return success();
   };
   auto binary = [&](const char *sym) {
@@ -194,13 +201,15 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       .Case([&](arith::TruncFOp t) -> LogicalResult {
         // Keep the rounding of the narrower type.
         Type to = t.getType();
-        if (to.isBF16())
-          return define(t.getResult(), "__bfloat162float(__float2bfloat16_rn(" + name(t.getIn()) + "))");
-        if (to.isF16())
-          return define(t.getResult(), "__half2float(__float2half_rn(" + name(t.getIn()) + "))");
-        return define(t.getResult(), "(float)" + name(t.getIn()));
+        // (define rounds to the narrow type.)
+        return define(t.getResult(), name(t.getIn()));
       })
       .Case([&](arith::IndexCastOp c) { return define(c.getResult(), name(c.getIn())); })
+      .Case([&](arith::ExtUIOp c) { return define(c.getResult(), "(long long)" + name(c.getIn())); })
+      .Case([&](arith::ExtSIOp c) { return define(c.getResult(), "(long long)" + name(c.getIn())); })
+      .Case([&](arith::TruncIOp c) { return define(c.getResult(), name(c.getIn())); })
+      .Case([&](arith::UIToFPOp c) { return define(c.getResult(), "(float)" + name(c.getIn())); })
+      .Case([&](arith::FPToSIOp c) { return define(c.getResult(), "(long long)" + name(c.getIn())); })
       .Case([&](arith::SIToFPOp c) { return define(c.getResult(), "(float)" + name(c.getIn())); })
       .Case([&](arith::SelectOp s) {
         return define(s.getResult(), name(s.getCondition()) + " ? " + name(s.getTrueValue()) +
@@ -981,6 +990,7 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
                   .Case([&](func::CallOp call) { return launchers.contains(call.getCallee()); })
                   .Case([&](tensor::InsertSliceOp s) { return s.hasUnitStride() && s.getSourceType().hasStaticShape() && s.getOffsets().empty(); })
                   .Case([&](tensor::ExtractSliceOp s) { return s.hasUnitStride() && s.getType().hasStaticShape() && s.getOffsets().empty(); })
+                  .Case([&](tensor::ConcatOp c) { return c.getResultType().hasStaticShape(); })
                   .Case([&](linalg::GenericOp g) { return g.hasPureTensorSemantics(); })
                   .Case([&](linalg::FillOp f) {
                     return f.hasPureTensorSemantics() && f.value().getDefiningOp<arith::ConstantOp>();
@@ -1343,6 +1353,18 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "  cudaMemcpyAsync(" << ptr(insert) << ", " << ptr(insert.getDest()) << ", "
           << numBytes(insert.getType()) << ", cudaMemcpyDeviceToDevice, stream);\n";
       launch(name, insert.getSourceType().getNumElements(), ptr(insert.getSource()) + ", " + ptr(insert));
+    } else if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+      // One copy per input, at its offset along the concatenated dimension.
+      int64_t offset = 0;
+      for (Value input : concat.getInputs()) {
+        auto type = cast<RankedTensorType>(input.getType());
+        SmallVector<int64_t> offsets(type.getRank(), 0);
+        offsets[concat.getDim()] = offset;
+        offset += type.getDimSize(concat.getDim());
+        std::string name = fname + "_g" + std::to_string(generics++);
+        CudaEmitter(kos, options).emitSliceKernel(name, type, concat.getResultType(), offsets, true);
+        launch(name, type.getNumElements(), ptr(input) + ", " + ptr(concat));
+      }
     } else if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       CudaEmitter(kos, options).emitSliceKernel(name, extract.getType(), extract.getSourceType(),
