@@ -1,91 +1,212 @@
 #!/usr/bin/env python3
-"""First speed numbers: coda's kernels for DESIGN.md's anchor cases against cuBLAS GEMM alone.
+"""The anchor benchmark: coda against cuBLAS GEMM alone, PyTorch eager and torch.compile.
 
-The kernels are the examples of examples/cuda (built as test/gpu/check_examples.py builds them)
-at Llama-3-8B sizes, M = 8192, bf16. Each case checks coda's result against the PyTorch
-reference once, then times coda and the plain cuBLAS GEMM of the same shape (torch.matmul)
-interleaved, A B A B ..., with CUDA events around single calls; the GPU's clocks are left alone.
-Reported: medians over the alternations and their ratio (coda / cuBLAS GEMM alone).
+For each anchor case of DESIGN.md (bench/anchor_programs.py: bf16, M = 8192, Llama-3-8B sizes)
+coda's code comes from the linalg program torch-mlir wrote (bench/programs/anchor/<case>.mlir)
+through `coda-opt --coda-fuse` and `coda-translate --coda-to-cuda --emit-torch-binding` (run
+where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 
-Usage: bench/anchors.py [--emitted DIR] [--builds DIR] [--reps N] [--json FILE]
+  1. checks coda's result against the PyTorch function computed in fp32 from the same bf16
+     inputs (max|out - ref| / max|ref|, bound 2e-2);
+  2. times, interleaved A B C D E A B C D E ..., with CUDA events around single calls and the
+     GPU's clocks left alone: coda (weights prepared once when the function has a weight
+     preparation), the case's GEMM alone through cuBLAS (torch.matmul, the limit), the PyTorch
+     function eagerly, torch.compile (default) and torch.compile
+     (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
+  3. writes bench/results/anchors-h200.json, a bar chart of the ratios to cuBLAS
+     (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md).
+
+Usage: bench/anchors.py [--emitted DIR] [--builds DIR] [--only CASE] [--reps N] [--no-compile]
 """
 import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "gpu"))
-import check_examples as ex  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
+import anchor_programs as programs  # noqa: E402
+import check_examples  # noqa: E402
 
-M = 8192
-# name: (example, N, K, the cuBLAS GEMM alone as (M, N, K))
-CASES = {
-    "bias_gelu": ("bias_gelu", 14336, 4096),
-    "residual_rmsnorm": ("residual_rmsnorm", 4096, 4096),
-    "swiglu": ("swiglu", 28672, 4096),
-    "qk_rope": ("rope", 5120, 4096),
-    "lm_head_ce": ("lm_head_ce", 128256, 4096),
-    "down_residual": ("down_residual", 4096, 14336),
-}
+BOUND = 2e-2
+# The GEMM of each case as (index of A, index of B) among its inputs; B is [N, K].
+GEMM = {"bias_gelu": (0, 1), "residual_rmsnorm": (0, 1), "rmsnorm_qkv": (0, 2),
+        "layernorm_qkv": (0, 3), "swiglu": (0, 1), "qk_rope": (0, 1), "lm_head_ce": (0, 1),
+        "down_residual": (0, 1)}
+
+
+def emit(case, args):
+    """coda-opt --coda-fuse, then coda-translate, unless emitted elsewhere."""
+    cu = os.path.join(args.out, f"{case}.cu")
+    build = args.build
+    opt, translate = (os.path.join(build, "bin", t) for t in ("coda-opt", "coda-translate"))
+    if os.path.exists(translate):
+        fused = os.path.join(args.out, f"{case}.fused.mlir")
+        subprocess.run([opt, "--coda-fuse", os.path.join(HERE, "programs", "anchor", f"{case}.mlir"),
+                        "-o", fused], check=True)
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", fused, "-o", cu],
+                       check=True)
+    elif not os.path.exists(cu):
+        sys.exit(f"anchors: no {translate} and no {cu}")
+    return cu
+
+
+def random_inputs(case):
+    def make(*shape):
+        return (torch.randn(*shape, device="cuda") * 0.5).to(torch.bfloat16)
+
+    xs = list(programs.inputs(case, programs.ANCHOR, device="cuda", make=make))
+    gamma = {"rmsnorm_qkv": 1, "layernorm_qkv": 1, "residual_rmsnorm": 3}.get(case)
+    if gamma is not None:  # norm weights near 1
+        xs[gamma] = (1 + 0.1 * torch.randn_like(xs[gamma].float())).to(torch.bfloat16)
+    if case == "lm_head_ce":
+        xs[2] = torch.randint(0, programs.ANCHOR["V"], (programs.ANCHOR["M"],), device="cuda")
+    if case == "qk_rope":
+        m, hd = programs.ANCHOR["M"], programs.ANCHOR["HD"]
+        pos = torch.arange(m, device="cuda", dtype=torch.float32)[:, None]
+        freq = 500000.0 ** (-torch.arange(0, hd, 2, device="cuda").float() / hd)
+        angles = torch.cat([pos * freq, pos * freq], dim=-1)
+        xs[2], xs[3] = torch.cos(angles).to(torch.bfloat16), torch.sin(angles).to(torch.bfloat16)
+    return tuple(xs)
+
+
+def as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def rel_err(out, ref):
+    return ((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-30)).item()
 
 
 def time_interleaved(fns, reps):
-    times = [[] for _ in fns]
-    for _ in range(3):
-        for f in fns:
+    times = {name: [] for name in fns}
+    for _ in range(3):  # warm-up
+        for f in fns.values():
             f()
     torch.cuda.synchronize()
     for _ in range(reps):
-        for i, f in enumerate(fns):
+        for name, f in fns.items():
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             f()
             end.record()
             end.synchronize()
-            times[i].append(start.elapsed_time(end))
-    return [statistics.median(t) for t in times]
+            times[name].append(start.elapsed_time(end))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def bench_case(case, args):
+    module, seconds = check_examples.build(f"anchor_{case}", emit(case, args), args)
+    fn = programs.CASES[case]
+    torch.manual_seed(0)
+    xs = random_inputs(case)
+    if hasattr(module, "main_prepare"):
+        prepared = as_list(module.main_prepare(*xs))
+        coda = lambda: module.main_prepared(*xs, *prepared)  # noqa: E731
+    else:
+        coda = lambda: module.main(*xs)  # noqa: E731
+    outs = as_list(coda())
+    refs = as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+    err = max(rel_err(o, r) for o, r in zip(outs, refs))
+    del refs
+    a, b = xs[GEMM[case][0]], xs[GEMM[case][1]]
+    fns = {"coda": coda, "cublas_gemm": lambda: torch.matmul(a, b.t()), "eager": lambda: fn(*xs)}
+    if not args.no_compile:
+        compiled = torch.compile(fn)
+        autotuned = torch.compile(fn, mode="max-autotune-no-cudagraphs")
+        fns["compile"], fns["compile_max_autotune"] = (lambda: compiled(*xs)), (lambda: autotuned(*xs))
+        for f in (fns["compile"], fns["compile_max_autotune"]):
+            f()  # compile (and autotune) before timing
+    ms = time_interleaved(fns, args.reps)
+    result = {f"{name}_ms": t for name, t in ms.items()}
+    result.update(ratio_vs_gemm=ms["coda"] / ms["cublas_gemm"], max_rel_err=err,
+                  passed=err <= BOUND, build_s=seconds, M=a.shape[0], N=b.shape[0], K=a.shape[1])
+    if "compile_max_autotune" in ms:
+        result["ratio_compile_max_autotune_vs_gemm"] = ms["compile_max_autotune"] / ms["cublas_gemm"]
+    line = " ".join(f"{name} {t:7.3f}" for name, t in ms.items())
+    print(f"{case:18s} {line}  ratio {result['ratio_vs_gemm']:.3f}  rel err {err:.1e}"
+          + ("" if result["passed"] else "  FAIL"), flush=True)
+    return result
+
+
+def write_reports(results, json_path, png_path, md_path):
+    with open(json_path, "w") as f:
+        json.dump(results, f, indent=2)
+    rows = ["| case | coda ms | cuBLAS GEMM ms | coda / GEMM | eager ms | compile ms | "
+            "max-autotune ms | max-autotune / GEMM | max rel err |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for case, r in results["cases"].items():
+        rows.append(f"| {case} | {r['coda_ms']:.3f} | {r['cublas_gemm_ms']:.3f} | "
+                    f"{r['ratio_vs_gemm']:.3f} | {r['eager_ms']:.3f} | "
+                    f"{r.get('compile_ms', float('nan')):.3f} | "
+                    f"{r.get('compile_max_autotune_ms', float('nan')):.3f} | "
+                    f"{r.get('ratio_compile_max_autotune_vs_gemm', float('nan')):.3f} | "
+                    f"{r['max_rel_err']:.1e} |")
+    with open(md_path, "w") as f:
+        f.write("# Performance: the anchor cases on the H200\n\n")
+        f.write(f"Written by `bench/anchors.py` on {results['device']} (torch {results['torch']}); "
+                f"medians of {results['reps']} interleaved alternations; ratios are time / cuBLAS "
+                "GEMM alone in the same run (target ≤ 1.03).\n\n")
+        f.write("\n".join(rows) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(no matplotlib: no chart)")
+        return
+    cases = list(results["cases"])
+    series = [("coda", "coda_ms"), ("eager", "eager_ms"), ("compile", "compile_ms"),
+              ("max-autotune", "compile_max_autotune_ms")]
+    fig, ax = plt.subplots(figsize=(11, 4))
+    width = 0.8 / len(series)
+    for i, (label, key) in enumerate(series):
+        ratios = [results["cases"][c].get(key, float("nan")) / results["cases"][c]["cublas_gemm_ms"]
+                  for c in cases]
+        ax.bar([j + i * width for j in range(len(cases))], ratios, width, label=label)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.axhline(1.03, color="gray", linestyle="--", linewidth=0.8)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(cases))], cases, rotation=20)
+    ax.set_ylabel("time / cuBLAS GEMM alone")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ex.ROOT, "build")))
+    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
     parser.add_argument("--emitted", dest="out", default=None)
     parser.add_argument("--builds", default=None)
-    parser.add_argument("--reps", type=int, default=21)
-    parser.add_argument("--json", default=None)
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--reps", type=int, default=25)
+    parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
+    parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
-    args.out = args.out or os.path.join(args.build, "gpu")
+    args.out = args.out or os.path.join(args.build, "anchors")
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.results, exist_ok=True)
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
-    results = {"device": torch.cuda.get_device_name(), "M": M, "reps": args.reps, "cases": {}}
-    print(f"device: {results['device']}  M={M}  medians of {args.reps} interleaved alternations")
-    for case, (name, n, k) in CASES.items():
-        module, _ = ex.build(name, ex.emit(name, args), args)
-        fn = module.main_k0
-        torch.manual_seed(0)
-        inputs, refs = ex.EXAMPLES[name](M, n, k)
-        outs = fn(*inputs)
-        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-        err = max(ex.rel_err(o, r) for o, r in zip(outs, refs))
-        del refs
-        a, b = inputs[0], inputs[1]
-        w = b if b.shape[1] == k else b.t()  # [N, K] either way for the plain GEMM
-        plain = lambda: torch.matmul(a, w.t())
-        coda_ms, cublas_ms = time_interleaved([lambda: fn(*inputs), plain], args.reps)
-        flops = 2.0 * M * n * k
-        results["cases"][case] = {"coda_ms": coda_ms, "cublas_gemm_ms": cublas_ms,
-                                  "ratio_vs_gemm": coda_ms / cublas_ms, "max_rel_err": err,
-                                  "N": n, "K": k, "coda_tflops": flops / coda_ms / 1e9}
-        print(f"{case:18s} N={n:<6d} K={k:<6d} coda {coda_ms:7.3f} ms  cuBLAS {cublas_ms:7.3f} ms  "
-              f"ratio {coda_ms / cublas_ms:5.3f}  ({flops / coda_ms / 1e9:5.0f} TFLOP/s)  rel err {err:.1e}")
-        del inputs, outs
+    cases = [args.only] if args.only else list(programs.CASES)
+    json_path = os.path.join(args.results, "anchors-h200.json")
+    results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+               "reps": args.reps, "cases": {}}
+    if args.only and os.path.exists(json_path):  # one case at a time adds to the file
+        with open(json_path) as f:
+            results["cases"] = json.load(f).get("cases", {})
+    for case in cases:
+        results["cases"][case] = bench_case(case, args)
         torch.cuda.empty_cache()
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=2)
+    write_reports(results, json_path, os.path.join(args.results, "anchors-h200.png"),
+                  os.path.join(ROOT, "docs", "performance.md"))
+    return 0 if all(r["passed"] for r in results["cases"].values()) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -13,11 +13,17 @@ void mlir::coda::registerToCudaTranslation() {
       llvm::cl::desc("With --coda-to-cuda: also define a PyTorch extension, one function per "
                      "kernel (load with torch.utils.cpp_extension.load)"),
       llvm::cl::init(false));
+  static llvm::cl::opt<std::string> tuningDb(
+      "tuning-db",
+      llvm::cl::desc("With --coda-to-cuda: a JSON tuning database (bench/tune.py writes one) "
+                     "whose measured kernel configurations replace the analytic model's"),
+      llvm::cl::value_desc("file"), llvm::cl::init(""));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
         CudaEmitterOptions options;
         options.torchBinding = emitTorchBinding;
+        options.tuningDb = tuningDb;
         return translateToCuda(op, os, options);
       },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });

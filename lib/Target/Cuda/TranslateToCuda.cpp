@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "coda/Target/Cuda/TranslateToCuda.h"
+#include "coda/Target/Cuda/KernelConfig.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,6 +27,7 @@
 #include "llvm/ADT/ScopedHashTable.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -69,9 +71,11 @@ public:
 private:
   LogicalResult emitKernel(GemmOp op, StringRef name);
   FailureOr<KernelPlan> planKernel(GemmOp op);
+  KernelConfig chooseConfig(GemmOp op, const KernelPlan &plan);
   LogicalResult emitEpilogueFunction(GemmOp op, StringRef name);
   void emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan &plan, unsigned stream);
-  void emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan, unsigned numNodes);
+  void emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan, unsigned numNodes,
+                    const KernelConfig &config);
   static SmallVector<std::string> launcherParams(GemmOp op);
   void emitTorchWrapper(GemmOp op, StringRef name);
   void emitTorchFunctionWrapper(func::FuncOp func);
@@ -97,6 +101,8 @@ private:
   /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
   DenseMap<Operation *, std::string> kernelNames;
   llvm::StringSet<> launchers;
+  /// Configurations measured on the GPU (--tuning-db), by kernel key.
+  TuningDb tuningDb;
   DenseMap<Value, std::string> names;
   unsigned nextName = 0;
 };
@@ -438,6 +444,53 @@ void CudaEmitter::emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan 
   os << "    return v;\n  }\n};\n\n";
 }
 
+/// The database's configuration for this kernel, else the analytic model's best; the choice
+/// and the model's ranking go into the file as comments (bench/tune.py reads them).
+KernelConfig CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
+  auto bytesOf = [](Type t) { return std::max<unsigned>(1, t.getIntOrFloatBitWidth() / 8); };
+  double bytes = 0;
+  for (auto [r, result] : llvm::enumerate(plan.results))
+    if (!result.mode.isReduce())
+      bytes += bytesOf(cast<ShapedType>(op->getResult(r).getType()).getElementType()) *
+               double(op.getOutArity()) / op.getInArity() * (result.mode.isAccumulate() ? 2 : 1);
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    if (op.getRole(i) == OperandRole::Matrix)
+      bytes += bytesOf(cast<ShapedType>(op.getExtras()[i].getType()).getElementType());
+  SmallVector<std::pair<KernelConfig, double>> ranked =
+      rankConfigs({op.getM(), op.getN(), op.getK(), bytes});
+
+  // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
+  std::string text;
+  llvm::raw_string_ostream textStream(text);
+  op->print(textStream, OpPrintingFlags().elideLargeElementsAttrs().useLocalScope());
+  std::string key = llvm::formatv("{0}x{1}x{2}:{3:x-}", op.getM(), op.getN(), op.getK(),
+                                  llvm::xxh3_64bits(text))
+                        .str();
+  auto it = tuningDb.find(key);
+  KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
+  os << "// coda-tuning-key: " << key << "\n";
+  os << "// configuration: " << chosen.str()
+     << (it != tuningDb.end() ? " (tuning database)" : " (analytic model)") << "\n";
+  // Stage 2's candidates: the model's best per tile and schedule, and the best with the two
+  // explicit raster orders (the model does not tell them apart).
+  SmallVector<std::pair<KernelConfig, double>> candidates;
+  for (auto &[config, ms] : ranked)
+    if (llvm::none_of(candidates, [&](const auto &c) {
+          return c.first.tileM == config.tileM && c.first.tileN == config.tileN &&
+                 c.first.pingpong == config.pingpong;
+        }))
+      candidates.push_back({config, ms});
+  for (KernelConfig::Raster raster : {KernelConfig::Raster::AlongM, KernelConfig::Raster::AlongN}) {
+    KernelConfig config = ranked.front().first;
+    config.raster = raster;
+    candidates.push_back({config, ranked.front().second});
+  }
+  for (auto &[config, ms] : candidates)
+    os << "// coda-candidate: " << config.json() << " model " << llvm::formatv("{0:f3}", ms)
+       << " ms\n";
+  return chosen;
+}
+
 LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   FailureOr<KernelPlan> planned = planKernel(op);
   if (failed(planned))
@@ -469,10 +522,17 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     os << (result.sink == Sink::D ? " (TMA store)" : result.sink == Sink::Store ? " (direct store)" : " (tile partials)");
   }
   os << ".\n";
+  KernelConfig config = chooseConfig(op, plan);
   os << "struct " << traits << " {\n";
-  os << "  using TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>;\n";
-  os << "  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;\n";
-  os << "  static constexpr int kTileM = 128, kTileN = 256;\n";
+  os << "  using TileShape = cute::Shape<cute::_" << config.tileM << ", cute::_" << config.tileN
+     << ", cute::_" << config.tileK << ">;\n";
+  os << "  using ClusterShape = cute::Shape<cute::_" << config.clusterM << ", cute::_"
+     << config.clusterN << ", cute::_1>;\n";
+  os << "  static constexpr int kTileM = " << config.tileM << ", kTileN = " << config.tileN << ";\n";
+  os << "  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecialized"
+     << (config.pingpong ? "Pingpong" : "Cooperative") << ";\n";
+  os << "  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized"
+     << (config.pingpong ? "" : "Cooperative") << ";\n";
   os << "  using ElementIn = " << inElem << ";\n  using ElementD = " << dElem << ";\n";
   os << "  static constexpr int kAlignD = " << (plan.dResult >= 0 ? "16 / sizeof(ElementD)" : "8")
      << ";\n";
@@ -567,22 +627,21 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << R"cu(  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
-      ElementD, LayoutD, kAlignD, cutlass::epilogue::TmaWarpSpecializedCooperative,
-      EVT>::CollectiveOp;
+      ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
       16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
       ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
           sizeof(typename CollectiveEpilogue::SharedStorage))>,
-      cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
+      MainloopSchedule>::CollectiveOp;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
                                                       CollectiveMainloop, CollectiveEpilogue>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
 
 )cu";
-  emitLauncher(op, name, plan, nodes.size());
+  emitLauncher(op, name, plan, nodes.size(), config);
   return success();
 }
 
@@ -602,7 +661,7 @@ SmallVector<std::string> CudaEmitter::launcherParams(GemmOp op) {
 }
 
 void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan,
-                               unsigned numNodes) {
+                               unsigned numNodes, const KernelConfig &config) {
   std::string traits = (name + "_kernel").str();
   bool contract = plan.pairwise == PairwiseMode::Contract;
   SmallVector<unsigned> reductions;
@@ -723,6 +782,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  args.epilogue.thread = {";
   llvm::interleaveComma(nodeArgs, os);
   os << "};\n";
+  if (config.raster != KernelConfig::Raster::Heuristic)
+    os << "  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::"
+       << (config.raster == KernelConfig::Raster::AlongM ? "AlongM" : "AlongN") << ";\n";
   os << "  G gemm;\n";
   os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
@@ -1489,6 +1551,12 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   std::string body;
   llvm::raw_string_ostream bodyStream(body);
   CudaEmitter kernelEmitter(bodyStream, options);
+  if (!options.tuningDb.empty()) {
+    llvm::Expected<TuningDb> db = loadTuningDb(options.tuningDb);
+    if (!db)
+      return module.emitError(llvm::toString(db.takeError()));
+    kernelEmitter.tuningDb = std::move(*db);
+  }
   for (auto &[op, name] : kernels) {
     if (failed(kernelEmitter.emitKernel(op, name)))
       return failure();

@@ -37,8 +37,8 @@
 // SCALE-NEXT:        cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>,  // 1
 // SCALE-NEXT:        coda::rt::IndexedCompute<main_k0_v0>,  // 2
 // SCALE-NEXT:        cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 3
-// SCALE:         cutlass::epilogue::TmaWarpSpecializedCooperative,
-// SCALE:         cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
+// SCALE:         ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
+// SCALE:         MainloopSchedule>::CollectiveOp;
 // SCALE:       extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
 // SCALE:         if (lda < k || ldb < k || ldd < n)
 // SCALE-NEXT:      return CODA_BAD_SHAPE;

@@ -6,11 +6,15 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+
 namespace mlir::coda {
 
 struct CudaEmitterOptions {
   /// Also define a PyTorch extension module (for torch.utils.cpp_extension.load).
   bool torchBinding = false;
+  /// A tuning database (bench/tune.py) with measured configurations; empty: the analytic model.
+  std::string tuningDb;
 };
 
 /// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Stage 2 of the configuration choice: time the analytic model's best candidates on the GPU.
+
+`coda-translate --coda-to-cuda` writes, for every kernel, its tuning key and the model's ranked
+candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} model X ms`).
+
+  bench/tune.py emit DIR [--top N]     (where LLVM is) fuses every anchor program, and for each
+                                       kernel writes one .cu per candidate (a one-entry tuning
+                                       database each) and DIR/manifest.json
+  bench/tune.py measure DIR            (on the GPU) builds every variant, checks it against the
+                                       PyTorch reference, times the variants of a case
+                                       interleaved (medians of --reps), and writes the fastest
+                                       per kernel into bench/results/tuning-h200.json, with the
+                                       model's choice and its time beside it
+
+`coda-translate --tuning-db=bench/results/tuning-h200.json` then uses the measured choices.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def emit(args):
+    programs_dir = os.path.join(HERE, "programs", "anchor")
+    cases = sorted(f[: -len(".mlir")] for f in os.listdir(programs_dir) if f.endswith(".mlir"))
+    opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
+    os.makedirs(args.dir, exist_ok=True)
+    manifest = {"variants": []}
+    for case in cases:
+        fused = os.path.join(args.dir, f"{case}.fused.mlir")
+        subprocess.run([opt, "--coda-fuse", os.path.join(programs_dir, f"{case}.mlir"),
+                        "-o", fused], check=True)
+        text = subprocess.run([translate, "--coda-to-cuda", fused], check=True,
+                              capture_output=True, text=True).stdout
+        # Each kernel's key and candidates, in file order.
+        kernels = []
+        for line in text.splitlines():
+            if line.startswith("// coda-tuning-key: "):
+                kernels.append({"key": line.split(": ", 1)[1], "candidates": []})
+            m = re.match(r"// coda-candidate: (\{.*\}) model ([0-9.]+) ms", line)
+            if m:
+                kernels[-1]["candidates"].append((json.loads(m.group(1)), float(m.group(2))))
+        for kernel in kernels:
+            for rank, (config, model_ms) in enumerate(kernel["candidates"][: args.top]):
+                name = f"{case}_{len(manifest['variants'])}"
+                db = os.path.join(args.dir, f"{name}.db.json")
+                with open(db, "w") as f:
+                    json.dump({"kernels": {kernel["key"]: config}}, f)
+                subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding",
+                                f"--tuning-db={db}", fused, "-o", os.path.join(args.dir, f"{name}.cu")],
+                               check=True)
+                manifest["variants"].append({"name": name, "case": case, "key": kernel["key"],
+                                             "config": config, "rank": rank, "model_ms": model_ms})
+    with open(os.path.join(args.dir, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=2)
+    print(f"wrote {len(manifest['variants'])} variants into {args.dir}")
+
+
+def measure(args):
+    import concurrent.futures
+
+    import torch
+
+    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
+    import anchors
+    import check_examples
+
+    with open(os.path.join(args.dir, "manifest.json")) as f:
+        variants = json.load(f)["variants"]
+    if args.only:
+        variants = [v for v in variants if v["case"] == args.only]
+    build_args = argparse.Namespace(out=args.dir, builds=args.builds)
+    os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+        modules = dict(zip([v["name"] for v in variants], pool.map(
+            lambda v: check_examples.build(v["name"], os.path.join(args.dir, v["name"] + ".cu"),
+                                           build_args)[0], variants)))
+    db_path = os.path.join(HERE, "results", "tuning-h200.json")
+    db = {"device": torch.cuda.get_device_name(), "kernels": {}, "measured": {}}
+    if os.path.exists(db_path):
+        with open(db_path) as f:
+            db.update({k: v for k, v in json.load(f).items() if k in ("kernels", "measured")})
+    for key in dict.fromkeys(v["key"] for v in variants):
+        group = [v for v in variants if v["key"] == key]
+        case = group[0]["case"]
+        torch.manual_seed(0)
+        xs = anchors.random_inputs(case)
+        fn = anchors.programs.CASES[case]
+        refs = anchors.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+        calls = {}
+        for v in group:
+            m = modules[v["name"]]
+            prepared = anchors.as_list(m.main_prepare(*xs)) if hasattr(m, "main_prepare") else []
+            call = (lambda m=m, p=prepared: m.main_prepared(*xs, *p)) if prepared else (
+                lambda m=m: m.main(*xs))
+            err = max(anchors.rel_err(o, r) for o, r in zip(anchors.as_list(call()), refs))
+            if err > anchors.BOUND:
+                print(f"{v['name']}: {v['config']} wrong (rel err {err:.1e}), left out")
+                continue
+            calls[v["name"]] = call
+        del refs
+        ms = anchors.time_interleaved(calls, args.reps)
+        by_name = {v["name"]: v for v in group}
+        best = min(ms, key=ms.get)
+        model = next(v["name"] for v in group if v["rank"] == 0)
+        for name, t in sorted(ms.items(), key=lambda kv: kv[1]):
+            print(f"{case:18s} rank {by_name[name]['rank']} {json.dumps(by_name[name]['config'])} "
+                  f"{t:.3f} ms (model {by_name[name]['model_ms']:.3f})")
+        db["kernels"][key] = by_name[best]["config"]
+        db["measured"][key] = {"case": case, "best_ms": ms[best],
+                               "model_choice_ms": ms.get(model), "gain_over_model":
+                               (ms[model] / ms[best]) if model in ms else None,
+                               "times_ms": {json.dumps(by_name[n]["config"]): t for n, t in ms.items()}}
+    with open(db_path, "w") as f:
+        json.dump(db, f, indent=2)
+    print(f"wrote {db_path}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("stage", choices=["emit", "measure"])
+    parser.add_argument("dir")
+    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
+    parser.add_argument("--builds", default=None, help="folder for the extension builds")
+    parser.add_argument("--top", type=int, default=7, help="candidates per kernel (emit)")
+    parser.add_argument("--reps", type=int, default=21)
+    parser.add_argument("--only", default=None, help="one case (measure)")
+    args = parser.parse_args()
+    (emit if args.stage == "emit" else measure)(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+//===- KernelConfig.h - mainloop configurations of coda kernels --*- C++ -*-===//
+//
+// How one coda.gemm kernel runs on the GPU: CTA tile, cluster, cooperative or ping-pong
+// warp-specialized schedule, raster order of the persistent tile scheduler. Stage 1 of the
+// choice is an analytic model that ranks every configuration for the kernel's problem; stage 2
+// (bench/tune.py) times the model's best few on the GPU and writes a tuning database, which
+// `coda-translate --tuning-db=FILE` reads. Without a database entry the model's best is used.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_TARGET_CUDA_KERNELCONFIG_H
+#define CODA_TARGET_CUDA_KERNELCONFIG_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::coda {
+
+struct KernelConfig {
+  int tileM = 128, tileN = 256, tileK = 64;
+  int clusterM = 2, clusterN = 1;
+  bool pingpong = false;
+  enum class Raster { Heuristic, AlongM, AlongN } raster = Raster::Heuristic;
+
+  std::string str() const; // "128x256x64 cluster 2x1 cooperative raster heuristic"
+  std::string json() const;
+  bool operator==(const KernelConfig &o) const;
+};
+
+/// What the model needs to know about a kernel.
+struct KernelProblem {
+  int64_t m, n, k;
+  /// Bytes the epilogue moves per accumulator element: stored results, matrix operands, inits.
+  double epilogueBytesPerElement;
+};
+
+/// Stage 1: every configuration, best first, with the model's estimate in milliseconds.
+SmallVector<std::pair<KernelConfig, double>> rankConfigs(const KernelProblem &problem);
+
+/// A tuning database: configurations by kernel key (`M x N x K : epilogue fingerprint`).
+using TuningDb = llvm::StringMap<KernelConfig>;
+llvm::Expected<TuningDb> loadTuningDb(StringRef path);
+
+} // namespace mlir::coda
+
+#endif // CODA_TARGET_CUDA_KERNELCONFIG_H

@@ -1,0 +1,148 @@
+//===- KernelConfig.cpp - the analytic model and the tuning database ------===//
+//
+// The model (stage 1) estimates a persistent sm90 GEMM on an H200: 132 SMs, 989 TFLOP/s of
+// dense bf16, 4.8 TB/s of HBM. A configuration's time is its waves of tiles times the time of
+// one tile: the mainloop at an efficiency that grows with the tile (operand bytes per flop fall),
+// plus the epilogue's memory traffic, which ping-pong overlaps with the other warp group's
+// mainloop and cooperative does not. Clusters multicast operands (a small gain) but round the
+// tile grid up to whole clusters. Raster order is left to the scheduler's heuristic: the model
+// cannot tell L2 reuse apart; stage 2 times the alternatives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Target/Cuda/KernelConfig.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::coda;
+
+static const char *rasterName(KernelConfig::Raster r) {
+  switch (r) {
+  case KernelConfig::Raster::Heuristic:
+    return "heuristic";
+  case KernelConfig::Raster::AlongM:
+    return "along_m";
+  case KernelConfig::Raster::AlongN:
+    return "along_n";
+  }
+  return "heuristic";
+}
+
+std::string KernelConfig::str() const {
+  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}", tileM, tileN, tileK,
+                       clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
+                       rasterName(raster))
+      .str();
+}
+
+std::string KernelConfig::json() const {
+  return llvm::formatv("{{\"tile\": [{0}, {1}, {2}], \"cluster\": [{3}, {4}], \"schedule\": "
+                       "\"{5}\", \"raster\": \"{6}\"}",
+                       tileM, tileN, tileK, clusterM, clusterN,
+                       pingpong ? "pingpong" : "cooperative", rasterName(raster))
+      .str();
+}
+
+bool KernelConfig::operator==(const KernelConfig &o) const {
+  return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK && clusterM == o.clusterM &&
+         clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster;
+}
+
+SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p) {
+  constexpr double sms = 132, peak = 989e12, hbm = 4.8e12;
+  struct Shape {
+    int m, n;
+    bool pingpong;
+    double efficiency; // of the mainloop at this tile, from CUTLASS's sm90 bf16 GEMMs
+  };
+  const Shape shapes[] = {{128, 256, false, 0.80}, {256, 128, false, 0.78},
+                          {128, 128, false, 0.70}, {128, 128, true, 0.74},
+                          {64, 256, true, 0.72}};
+  const int clusters[][2] = {{1, 1}, {2, 1}, {1, 2}};
+  SmallVector<std::pair<KernelConfig, double>> ranked;
+  for (const Shape &s : shapes)
+    for (const auto &c : clusters) {
+      KernelConfig config;
+      config.tileM = s.m;
+      config.tileN = s.n;
+      config.clusterM = c[0];
+      config.clusterN = c[1];
+      config.pingpong = s.pingpong;
+      double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
+      tilesM = std::ceil(tilesM / c[0]) * c[0];
+      tilesN = std::ceil(tilesN / c[1]) * c[1];
+      double waves = std::ceil(tilesM * tilesN / sms);
+      double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
+      double mainloop = 2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast);
+      double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms);
+      double perTile = s.pingpong ? std::max(mainloop, epilogue) : mainloop + epilogue;
+      ranked.push_back({config, waves * perTile * 1e3});
+    }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto &a, const auto &b) { return a.second < b.second; });
+  return ranked;
+}
+
+llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(), "cannot read tuning database '%s'",
+                                   path.str().c_str());
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse((*buffer)->getBuffer());
+  if (!value)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "tuning database '%s' is not JSON: %s", path.str().c_str(),
+                                   llvm::toString(value.takeError()).c_str());
+  auto bad = [&](const std::string &what) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "tuning database '%s': %s",
+                                   path.str().c_str(), what.c_str());
+  };
+  const llvm::json::Object *root = value->getAsObject();
+  const llvm::json::Object *kernels = root ? root->getObject("kernels") : nullptr;
+  if (!kernels)
+    return bad("expected an object with a \"kernels\" object");
+  TuningDb db;
+  for (const auto &[key, entry] : *kernels) {
+    const llvm::json::Object *e = entry.getAsObject();
+    const llvm::json::Array *tile = e ? e->getArray("tile") : nullptr;
+    const llvm::json::Array *cluster = e ? e->getArray("cluster") : nullptr;
+    std::optional<StringRef> schedule = e ? e->getString("schedule") : std::nullopt;
+    std::optional<StringRef> raster = e ? e->getString("raster") : std::nullopt;
+    if (!tile || tile->size() != 3 || !cluster || cluster->size() != 2 || !schedule || !raster)
+      return bad("entry '" + key.str() +
+                 "' needs \"tile\": [M, N, K], \"cluster\": [M, N], \"schedule\" and \"raster\"");
+    KernelConfig config;
+    int *fields[] = {&config.tileM, &config.tileN, &config.tileK};
+    for (unsigned i = 0; i < 3; ++i)
+      *fields[i] = (*tile)[i].getAsInteger().value_or(0);
+    config.clusterM = (*cluster)[0].getAsInteger().value_or(0);
+    config.clusterN = (*cluster)[1].getAsInteger().value_or(0);
+    if (*schedule != "cooperative" && *schedule != "pingpong")
+      return bad("entry '" + key.str() + "': schedule must be cooperative or pingpong");
+    config.pingpong = *schedule == "pingpong";
+    if (*raster == "heuristic")
+      config.raster = KernelConfig::Raster::Heuristic;
+    else if (*raster == "along_m")
+      config.raster = KernelConfig::Raster::AlongM;
+    else if (*raster == "along_n")
+      config.raster = KernelConfig::Raster::AlongN;
+    else
+      return bad("entry '" + key.str() + "': raster must be heuristic, along_m or along_n");
+    bool known = false;
+    for (auto &[candidate, ms] : rankConfigs({256, 256, 256, 0}))
+      known |= candidate.tileM == config.tileM && candidate.tileN == config.tileN &&
+               candidate.pingpong == config.pingpong && config.tileK == 64 &&
+               candidate.clusterM == config.clusterM && candidate.clusterN == config.clusterN;
+    if (!known)
+      return bad("entry '" + key.str() + "': " + config.str() +
+                 " is not one of the configurations the backend emits");
+    db[key] = config;
+  }
+  return db;
+}
