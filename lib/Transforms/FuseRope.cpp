@@ -33,8 +33,11 @@ struct RopeRange {
   int64_t c0, width, heads, hd;
   Value cos, sin; // [M, HD] (rotate-half) or [M, HD/2] (interleaved)
   SmallVector<Operation *> ops; // the matched ops, consumers first
-  Value rotated;  // the [H, M, HD] result of the rotation
+  Value rotated;  // the [H, M, HD] (or [M, H, HD]) result of the rotation
   bool interleaved = false; // pairs (2d, 2d + 1): adjacent already, nothing to permute
+  /// Heads first ([H, M, HD], after a transpose, as attention reads them) or tokens first
+  /// ([M, H, HD], a view of the columns).
+  bool headsFirst = true;
 };
 } // namespace
 
@@ -154,6 +157,21 @@ static std::optional<RopeRange> matchInterleaved(Value heads, RopeRange r) {
   return r;
 }
 
+/// A product of `x` with a table read through `table`, or through `view` ([M, 1, HD], an
+/// expand_shape of the [M, HD] table); returns the [M, HD] table, and collects single-use views.
+static Value matchTableProduct(Operation *user, Value x, AffineMap table,
+                               std::optional<AffineMap> view, SmallVectorImpl<Operation *> &views) {
+  if (Value t = matchBinary<arith::MulFOp>(user, x, table))
+    return t;
+  Value viewed = view ? matchBinary<arith::MulFOp>(user, x, *view) : nullptr;
+  auto e = viewed ? viewed.getDefiningOp<tensor::ExpandShapeOp>() : nullptr;
+  if (!e || e.getReassociationIndices() != SmallVector<ReassociationIndices>{{0}, {1, 2}})
+    return nullptr;
+  if (e->hasOneUse())
+    views.push_back(e);
+  return e.getSrc();
+}
+
 /// Matches the rotation on `columns` ([M, width], a gemm result or a slice of one).
 static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
   MLIRContext *ctx = columns.getContext();
@@ -163,24 +181,43 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
       expand.getReassociationIndices() != SmallVector<ReassociationIndices>{{0}, {1, 2}})
     return std::nullopt;
   auto transpose = dyn_cast_or_null<linalg::TransposeOp>(singleUser(expand.getResult()));
-  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
+  if (transpose && transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
     return std::nullopt;
-  Value heads = transpose->getResult(0);
+  bool headsFirst = transpose != nullptr;
+  Value heads = headsFirst ? Value(transpose->getResult(0)) : Value(expand.getResult());
   auto headType = cast<RankedTensorType>(heads.getType());
-  int64_t h = headType.getDimSize(0), m = headType.getDimSize(1), hd = headType.getDimSize(2);
+  int64_t h = headType.getDimSize(headsFirst ? 0 : 1), m = headType.getDimSize(headsFirst ? 1 : 0),
+          hd = headType.getDimSize(2);
   if (hd % 2 || c0 % hd || m != type.getDimSize(0))
     return std::nullopt;
-  AffineMap table = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+  // The tables are [M, HD], read per token and head dimension; tokens-first programs read
+  // them through a [M, 1, HD] view.
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
+             d2 = getAffineDimExpr(2, ctx);
+  AffineMap table = AffineMap::get(3, 0, {headsFirst ? d1 : d0, d2}, ctx);
+  AffineMap tableView = AffineMap::get(3, 0, {d0, getAffineConstantExpr(0, ctx), d2}, ctx);
+  SmallVector<Operation *> tableViews;
+  auto matchTable = [&](Operation *user, Value x) -> Value {
+    return matchTableProduct(user, x, table, headsFirst ? std::nullopt : std::optional(tableView),
+                             tableViews);
+  };
+  SmallVector<Operation *> layoutOps{expand};
+  if (headsFirst)
+    layoutOps.insert(layoutOps.begin(), transpose);
 
-  RopeRange r{c0, type.getDimSize(1), h, hd, nullptr, nullptr, {transpose, expand}, nullptr};
-  if (std::optional<RopeRange> interleaved = matchInterleaved(heads, r))
-    return interleaved;
+  RopeRange r{c0, type.getDimSize(1), h, hd, nullptr, nullptr, layoutOps, nullptr};
+  r.headsFirst = headsFirst;
+  if (headsFirst)
+    if (std::optional<RopeRange> interleaved = matchInterleaved(heads, r))
+      return interleaved;
   r.ops.clear();
+  SmallVector<int64_t> halfSizes = headsFirst ? SmallVector<int64_t>{h, m, hd / 2}
+                                              : SmallVector<int64_t>{m, h, hd / 2};
   linalg::GenericOp mulCos;
   tensor::ExtractSliceOp lo, hi;
   for (Operation *user : heads.getUsers()) {
     if (auto s = dyn_cast<tensor::ExtractSliceOp>(user)) {
-      if (!s.hasUnitStride() || s.getStaticSizes() != ArrayRef<int64_t>{h, m, hd / 2})
+      if (!s.hasUnitStride() || s.getStaticSizes() != ArrayRef<int64_t>(halfSizes))
         return std::nullopt;
       ArrayRef<int64_t> off = s.getStaticOffsets();
       if (off == ArrayRef<int64_t>{0, 0, 0})
@@ -189,7 +226,7 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
         hi = s;
       else
         return std::nullopt;
-    } else if (Value cos = matchBinary<arith::MulFOp>(user, heads, table)) {
+    } else if (Value cos = matchTable(user, heads)) {
       mulCos = cast<linalg::GenericOp>(user);
       r.cos = cos;
     } else {
@@ -208,7 +245,7 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
       !concat->hasOneUse())
     return std::nullopt;
   Operation *sinUser = singleUser(concat.getResult());
-  r.sin = matchBinary<arith::MulFOp>(sinUser, concat.getResult(), table);
+  r.sin = matchTable(sinUser, concat.getResult());
   if (!r.sin || !sinUser->hasOneUse())
     return std::nullopt;
   Operation *addUser = singleUser(mulCos->getResult(0));
@@ -219,7 +256,9 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
       cast<RankedTensorType>(r.cos.getType()).getShape() != ArrayRef<int64_t>{m, hd})
     return std::nullopt;
   r.rotated = addUser->getResult(0);
-  r.ops = {addUser, sinUser, concat, neg, hi, lo, mulCos, transpose, expand};
+  r.ops = {addUser, sinUser, concat, neg, hi, lo, mulCos};
+  r.ops.append(tableViews.begin(), tableViews.end());
+  r.ops.append(layoutOps.begin(), layoutOps.end());
   return r;
 }
 
@@ -533,11 +572,13 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     auto expandedType = RankedTensorType::get({gemm.getM(), r.heads, r.hd}, headType.getElementType());
     Value expanded = tensor::ExpandShapeOp::create(rewriter, loc, expandedType, cols,
                                                    SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    Value heads = linalg::TransposeOp::create(
-                      rewriter, loc, expanded,
-                      tensor::EmptyOp::create(rewriter, loc, headType.getShape(), headType.getElementType()),
-                      ArrayRef<int64_t>{1, 0, 2})
-                      ->getResult(0);
+    Value heads = expanded;
+    if (r.headsFirst)
+      heads = linalg::TransposeOp::create(
+                  rewriter, loc, expanded,
+                  tensor::EmptyOp::create(rewriter, loc, headType.getShape(), headType.getElementType()),
+                  ArrayRef<int64_t>{1, 0, 2})
+                  ->getResult(0);
     if (r.interleaved || keepPermuted.contains(index)) {
       rewriter.replaceAllUsesWith(r.rotated, heads);
       continue;
@@ -546,8 +587,8 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     for (int64_t start : {0, 1}) {
       SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
                                         rewriter.getIndexAttr(start)};
-      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(r.heads),
-                                      rewriter.getIndexAttr(gemm.getM()),
+      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(r.headsFirst ? r.heads : gemm.getM()),
+                                      rewriter.getIndexAttr(r.headsFirst ? gemm.getM() : r.heads),
                                       rewriter.getIndexAttr(r.hd / 2)};
       SmallVector<OpFoldResult> strides{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
                                         rewriter.getIndexAttr(2)};

@@ -89,7 +89,7 @@ private:
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                   SmallVectorImpl<Value> &params);
   void emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
-                       ArrayRef<int64_t> offsets, bool insert);
+                       ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides = {});
   LogicalResult emitScalarOp(Operation &op);
   FailureOr<std::string> cType(Operation *at, Type type);
   std::string valueName(Value v);
@@ -1051,7 +1051,10 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
                         func::ReturnOp, arith::ConstantOp>([](auto) { return true; })
                   .Case([&](func::CallOp call) { return launchers.contains(call.getCallee()); })
                   .Case([&](tensor::InsertSliceOp s) { return s.hasUnitStride() && s.getSourceType().hasStaticShape() && s.getOffsets().empty(); })
-                  .Case([&](tensor::ExtractSliceOp s) { return s.hasUnitStride() && s.getType().hasStaticShape() && s.getOffsets().empty(); })
+                  .Case([&](tensor::ExtractSliceOp s) {
+                    return s.getType().hasStaticShape() && s.getOffsets().empty() &&
+                           s.getStrides().empty() && s.getSourceType().getRank() == s.getType().getRank();
+                  })
                   .Case([&](tensor::ConcatOp c) { return c.getResultType().hasStaticShape(); })
                   .Case([&](linalg::GenericOp g) { return g.hasPureTensorSemantics(); })
                   .Case([&](linalg::FillOp f) {
@@ -1208,10 +1211,10 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   return success();
 }
 
-/// A copy kernel between a box of a larger tensor and a whole smaller one (insert_slice,
-/// extract_slice with static offsets and unit strides).
+/// A copy kernel between a box of a larger tensor and a whole smaller one (insert_slice with
+/// unit strides, extract_slice with static offsets and strides).
 void CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
-                                  ArrayRef<int64_t> offsets, bool insert) {
+                                  ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides) {
   std::string elem = *bufferElement(small.getElementType());
   os << "// " << name << ": " << (insert ? "tensor.insert_slice" : "tensor.extract_slice") << ".\n";
   os << "__global__ void " << name << "(const " << elem << " *__restrict__ src, " << elem
@@ -1219,13 +1222,15 @@ void CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small, Ranked
   os << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   os << "  if (point >= " << small.getNumElements() << "LL) return;\n";
   SmallVector<std::string> smallIdx, largeIdx;
-  int64_t stride = small.getNumElements();
+  int64_t below = small.getNumElements();
   for (unsigned d = 0; d < small.getRank(); ++d) {
-    stride /= small.getDimSize(d);
+    below /= small.getDimSize(d);
     std::string i = "i" + std::to_string(d);
-    os << "  long long " << i << " = point / " << stride << "LL % " << small.getDimSize(d) << "LL;\n";
+    os << "  long long " << i << " = point / " << below << "LL % " << small.getDimSize(d) << "LL;\n";
     smallIdx.push_back(i);
-    largeIdx.push_back("(" + i + " + " + std::to_string(offsets[d]) + "LL)");
+    int64_t stride = strides.empty() ? 1 : strides[d];
+    largeIdx.push_back("(" + (stride == 1 ? i : i + " * " + std::to_string(stride) + "LL") + " + " +
+                       std::to_string(offsets[d]) + "LL)");
   }
   std::string s = linearIndex(small, smallIdx), l = linearIndex(large, largeIdx);
   if (insert)
@@ -1430,7 +1435,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     } else if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       CudaEmitter(kos, options).emitSliceKernel(name, extract.getType(), extract.getSourceType(),
-                                                extract.getStaticOffsets(), false);
+                                                extract.getStaticOffsets(), false,
+                                                extract.getStaticStrides());
       launch(name, extract.getType().getNumElements(), ptr(extract.getSource()) + ", " + ptr(extract));
     }
   }
