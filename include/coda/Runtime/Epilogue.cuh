@@ -74,23 +74,35 @@ struct NodeBase {
   }
 };
 
-/// out = Fn(rows, cols, acc, inputs...) on fp32 fragments.
-template <template <int> class Fn> struct IndexedCompute : NodeBase {
-  struct Arguments {};
-  using Params = Arguments;
+/// A node with host-side arguments that reads each element's coordinates: the arguments are
+/// its parameters, and its callbacks get the coordinates and the parameters.
+template <template <class> class Callbacks, class Args> struct CoordNode : NodeBase {
+  using Arguments = Args;
+  using Params = Args;
   template <class ProblemShape>
   static constexpr Params to_underlying_arguments(ProblemShape const &, Arguments const &args,
                                                   void *) {
     return args;
   }
-  CUTLASS_HOST_DEVICE IndexedCompute() {}
-  CUTLASS_HOST_DEVICE IndexedCompute(Params const &params, SharedStorage const &) : params(params) {}
-  // A member, so that the node is not an empty class: cute::tuple returns empty elements by
-  // value, and the visitor needs references to its nodes.
+  CUTLASS_HOST_DEVICE CoordNode() {}
+  CUTLASS_HOST_DEVICE CoordNode(Params const &params, SharedStorage const &) : params(params) {}
+  // A member, which also keeps the node from being an empty class: cute::tuple returns empty
+  // elements by value, and the visitor needs references to its nodes.
   Params params;
 
-  template <class Coords> struct ConsumerStoreCallbacks : EmptyConsumerStoreCallbacks {
-    CUTLASS_DEVICE ConsumerStoreCallbacks(Coords coords) : coords(coords) {}
+  template <bool ReferenceSrc, class... A>
+  CUTLASS_DEVICE auto
+  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<A...> const &args) {
+    auto coords = fragmentCoords(args);
+    return Callbacks<decltype(coords)>(coords, params);
+  }
+};
+
+/// out = Fn(rows, cols, acc, inputs...) on fp32 fragments.
+struct NoArguments {};
+template <template <int> class Fn> struct IndexedComputeCallbacks {
+  template <class Coords> struct type : EmptyConsumerStoreCallbacks {
+    CUTLASS_DEVICE type(Coords coords, NoArguments const &) : coords(coords) {}
     Coords coords;
 
     template <class ElementAcc, class... ElementInputs, int F>
@@ -98,45 +110,31 @@ template <template <int> class Fn> struct IndexedCompute : NodeBase {
                                          int epi_n, Array<ElementInputs, F> const &...inputs) {
       Array<int, F> rows, cols;
       coords.get(epi_v, epi_m, epi_n, rows, cols);
-      cutlass::NumericArrayConverter<float, ElementAcc, F> toFloat;
-      return Fn<F>{}(rows, cols, toFloat(frg_acc), convert(inputs)...);
+      return Fn<F>{}(rows, cols, toFloat(frg_acc), toFloat(inputs)...);
     }
 
-    template <class E, int F> CUTLASS_DEVICE static Array<float, F> convert(Array<E, F> const &x) {
+    template <class E, int F> CUTLASS_DEVICE static Array<float, F> toFloat(Array<E, F> const &x) {
       return cutlass::NumericArrayConverter<float, E, F>{}(x);
     }
   };
-
-  template <bool ReferenceSrc, class... Args>
-  CUTLASS_DEVICE auto
-  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<Args...> const &args) {
-    auto coords = fragmentCoords(args);
-    return ConsumerStoreCallbacks<decltype(coords)>(coords);
-  }
+};
+template <template <int> class Fn>
+struct IndexedCompute : CoordNode<IndexedComputeCallbacks<Fn>::template type, NoArguments> {
+  using CoordNode<IndexedComputeCallbacks<Fn>::template type, NoArguments>::CoordNode;
 };
 
 /// Reads x[row, col mod period] (row stride ld) at each element; 0 outside the problem.
-template <class Element> struct GlobalLoad : NodeBase {
-  struct Arguments {
-    Element const *ptr = nullptr;
-    long long ld = 0;
-    int period = 0;
-  };
-  using Params = Arguments;
-  template <class ProblemShape>
-  static constexpr Params to_underlying_arguments(ProblemShape const &, Arguments const &args,
-                                                  void *) {
-    return args;
-  }
-  CUTLASS_HOST_DEVICE GlobalLoad() {}
-  CUTLASS_HOST_DEVICE GlobalLoad(Params const &params, SharedStorage const &) : params(params) {}
-  Params params;
-
-  template <class Coords> struct ConsumerStoreCallbacks : EmptyConsumerStoreCallbacks {
-    CUTLASS_DEVICE ConsumerStoreCallbacks(Coords coords, Params const &params)
+template <class Element> struct GlobalLoadArguments {
+  Element const *ptr = nullptr;
+  long long ld = 0;
+  int period = 0;
+};
+template <class Element> struct GlobalLoadCallbacks {
+  template <class Coords> struct type : EmptyConsumerStoreCallbacks {
+    CUTLASS_DEVICE type(Coords coords, GlobalLoadArguments<Element> const &params)
         : coords(coords), params(params) {}
     Coords coords;
-    Params const &params;
+    GlobalLoadArguments<Element> const &params;
 
     template <class ElementAcc, int F>
     CUTLASS_DEVICE Array<float, F> visit(Array<ElementAcc, F> const &, int epi_v, int epi_m,
@@ -152,13 +150,12 @@ template <class Element> struct GlobalLoad : NodeBase {
       return out;
     }
   };
-
-  template <bool ReferenceSrc, class... Args>
-  CUTLASS_DEVICE auto
-  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<Args...> const &args) {
-    auto coords = fragmentCoords(args);
-    return ConsumerStoreCallbacks<decltype(coords)>(coords, params);
-  }
+};
+template <class Element>
+struct GlobalLoad
+    : CoordNode<GlobalLoadCallbacks<Element>::template type, GlobalLoadArguments<Element>> {
+  using CoordNode<GlobalLoadCallbacks<Element>::template type,
+                  GlobalLoadArguments<Element>>::CoordNode;
 };
 
 /// How a stored output's columns relate to the accumulator's.
@@ -169,26 +166,16 @@ enum class Columns {
 };
 
 /// Writes its input(s) to out[row, ...] (row stride ld) and passes the first one on.
-template <class Element, Columns C> struct GlobalStore : NodeBase {
-  struct Arguments {
-    Element *ptr = nullptr;
-    long long ld = 0;
-  };
-  using Params = Arguments;
-  template <class ProblemShape>
-  static constexpr Params to_underlying_arguments(ProblemShape const &, Arguments const &args,
-                                                  void *) {
-    return args;
-  }
-  CUTLASS_HOST_DEVICE GlobalStore() {}
-  CUTLASS_HOST_DEVICE GlobalStore(Params const &params, SharedStorage const &) : params(params) {}
-  Params params;
-
-  template <class Coords> struct ConsumerStoreCallbacks : EmptyConsumerStoreCallbacks {
-    CUTLASS_DEVICE ConsumerStoreCallbacks(Coords coords, Params const &params)
+template <class Element> struct GlobalStoreArguments {
+  Element *ptr = nullptr;
+  long long ld = 0;
+};
+template <class Element, Columns C> struct GlobalStoreCallbacks {
+  template <class Coords> struct type : EmptyConsumerStoreCallbacks {
+    CUTLASS_DEVICE type(Coords coords, GlobalStoreArguments<Element> const &params)
         : coords(coords), params(params) {}
     Coords coords;
-    Params const &params;
+    GlobalStoreArguments<Element> const &params;
 
     template <class ElementAcc, class... ElementInputs, int F>
     CUTLASS_DEVICE Array<float, F> visit(Array<ElementAcc, F> const &, int epi_v, int epi_m,
@@ -215,13 +202,12 @@ template <class Element, Columns C> struct GlobalStore : NodeBase {
       return v[0];
     }
   };
-
-  template <bool ReferenceSrc, class... Args>
-  CUTLASS_DEVICE auto
-  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<Args...> const &args) {
-    auto coords = fragmentCoords(args);
-    return ConsumerStoreCallbacks<decltype(coords)>(coords, params);
-  }
+};
+template <class Element, Columns C>
+struct GlobalStore
+    : CoordNode<GlobalStoreCallbacks<Element, C>::template type, GlobalStoreArguments<Element>> {
+  using CoordNode<GlobalStoreCallbacks<Element, C>::template type,
+                  GlobalStoreArguments<Element>>::CoordNode;
 };
 
 /// The first input: the root of a DAG whose other children write their own outputs.
