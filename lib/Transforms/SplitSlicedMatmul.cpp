@@ -4,6 +4,7 @@
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::coda {
@@ -45,8 +46,21 @@ static bool split(linalg::MatmulOp matmul, RewriterBase &rewriter) {
   if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
     return false;
   auto outType = cast<RankedTensorType>(matmul->getResult(0).getType());
+  // torch-mlir's bf16 programs round the product before slicing it: such an elementwise cast
+  // between the matmul and the slices is applied to each slice's product instead.
+  linalg::GenericOp roundFirst;
+  Value sliced = matmul->getResult(0);
+  if (sliced.hasOneUse())
+    if (auto g = dyn_cast<linalg::GenericOp>(*sliced.getUsers().begin());
+        g && g.getNumDpsInputs() == 1 && g.getNumDpsInits() == 1 &&
+        g.getNumParallelLoops() == g.getNumLoops() &&
+        llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }) &&
+        g.getMatchingBlockArgument(g.getDpsInitOperand(0)).use_empty()) {
+      roundFirst = g;
+      sliced = g->getResult(0);
+    }
   SmallVector<tensor::ExtractSliceOp> slices;
-  for (Operation *user : matmul->getResult(0).getUsers()) {
+  for (Operation *user : sliced.getUsers()) {
     auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
     if (!slice || !columnRange(slice, outType.getDimSize(0)))
       return false;
@@ -74,7 +88,7 @@ static bool split(linalg::MatmulOp matmul, RewriterBase &rewriter) {
     } else {
       weight = sliceOf(rewriter, loc, b, 1, offset, size);
     }
-    auto type = slice.getResultType();
+    auto type = RankedTensorType::get(slice.getResultType().getShape(), outType.getElementType());
     Value zero = linalg::FillOp::create(
                      rewriter, loc, fill.getInputs()[0],
                      tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType()).getResult())
@@ -82,9 +96,24 @@ static bool split(linalg::MatmulOp matmul, RewriterBase &rewriter) {
     Value product = linalg::MatmulOp::create(rewriter, loc, TypeRange{type}, ValueRange{a, weight},
                                              ValueRange{zero})
                         ->getResult(0);
+    if (roundFirst) {
+      IRMapping mapping;
+      mapping.map(roundFirst.getDpsInputs()[0], product);
+      mapping.map(roundFirst.getDpsInits()[0],
+                  tensor::EmptyOp::create(rewriter, loc, slice.getResultType().getShape(),
+                                          slice.getResultType().getElementType())
+                      .getResult());
+      Operation *rounded = rewriter.clone(*roundFirst, mapping);
+      rounded->getResult(0).setType(slice.getResultType());
+      product = rounded->getResult(0);
+    }
     rewriter.replaceOp(slice, product);
   }
   SmallVector<Value> fed(matmul->getOperands());
+  if (roundFirst) {
+    fed.push_back(roundFirst.getDpsInits()[0]);
+    rewriter.eraseOp(roundFirst);
+  }
   rewriter.eraseOp(matmul);
   eraseDeadProducers(rewriter, fed);
   return true;

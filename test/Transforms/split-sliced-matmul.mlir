@@ -10,6 +10,18 @@
 // RUN: coda-run %t/fused.mlir --against %t/chunk.mlir | FileCheck %s --check-prefix=SAME
 // SAME: result #0: {{.*}}: ok
 
+// bf16 (bench/programs/small/swiglu.mlir): torch-mlir rounds the product to bf16 before slicing
+// it; the rounding is applied to each slice's product, and the rest fuses as in f32.
+// RUN: coda-opt --coda-split-sliced-matmul %coda_src/bench/programs/small/swiglu.mlir -o %t/split-bf16.mlir
+// RUN: FileCheck %s --check-prefix=BF16 < %t/split-bf16.mlir
+// RUN: coda-run %t/split-bf16.mlir --against %coda_src/bench/programs/small/swiglu.mlir | FileCheck %s --check-prefix=SAME
+// BF16:        %[[G:.*]] = linalg.matmul ins(%arg0, %{{.*}} : tensor<256x512xbf16>, tensor<512x1024xbf16>) outs(%{{.*}} : tensor<256x1024xf32>)
+// BF16-NEXT:   %[[E:.*]] = tensor.empty() : tensor<256x1024xbf16>
+// BF16-NEXT:   %[[GB:.*]] = linalg.generic {{.*}} ins(%[[G]] : tensor<256x1024xf32>) outs(%[[E]] : tensor<256x1024xbf16>)
+// BF16:          arith.truncf
+// BF16:        linalg.matmul ins(%arg0, %{{.*}} : tensor<256x512xbf16>, tensor<512x1024xbf16>) outs(%{{.*}} : tensor<256x1024xf32>)
+// BF16-NOT:    tensor<256x2048x
+
 // CHECK-LABEL: func.func @swiglu_concatenated
 // CHECK:       %[[WG:.*]] = tensor.extract_slice %arg1[0, 0] [48, 32] [1, 1] : tensor<96x32xf32> to tensor<48x32xf32>
 // CHECK:       %[[WGT:.*]] = linalg.transpose ins(%[[WG]] : tensor<48x32xf32>)
