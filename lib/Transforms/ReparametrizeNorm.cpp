@@ -47,20 +47,42 @@ static std::optional<bool> isPerRow(AffineMap map, ShapedType type) {
   return dims->front() == 0;
 }
 
+/// The input of `v` when `v` is an elementwise float cast (arith.truncf or arith.extf, per
+/// `Cast`) of it, else nullptr.
+template <typename Cast> static Value castInput(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 0 ||
+      !llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }) ||
+      !isa_and_nonnull<Cast>(getSoleBodyOp(g)))
+    return nullptr;
+  return g.getDpsInputs()[0];
+}
+
 /// Walks up the elementwise ops above `a` that combine it with per-row or per-column vectors.
+/// In bf16 programs the chain runs in fp32 between a widening of the activations and a rounding
+/// of the normalized result; the base is then the activations as they were (the product reads
+/// them unrounded by the norm: `round(x̂)·W` becomes `r ⊙ (x·round(diag(γ)·W))`).
 static NormalizedOperand findNormalization(Value a) {
   NormalizedOperand n{a, std::nullopt, {}, std::nullopt};
+  Value rounded = castInput<arith::TruncFOp>(a);
+  if (rounded)
+    n.base = rounded;
   bool outermost = true;
   while (auto g = n.base.getDefiningOp<linalg::GenericOp>()) {
     if (g.getNumLoops() != 2 || g.getNumReductionLoops() != 0 || g.getNumDpsInputs() != 2 ||
         g->getNumResults() != 1 ||
         !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
       break;
+    // One op on the chain and the vector; bf16 vectors are widened in the body first.
     Block *body = g.getBody();
-    if (body->getOperations().size() != 2 ||
-        cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] != body->front().getResult(0))
+    Operation *widen = nullptr;
+    if (body->getOperations().size() == 3 && isa<arith::ExtFOp>(body->front()))
+      widen = &body->front();
+    else if (body->getOperations().size() != 2)
       break;
-    Operation *op = &body->front();
+    Operation *op = widen ? widen->getNextNode() : &body->front();
+    if (cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] != op->getResult(0))
+      break;
     OpOperand *chain = nullptr, *other = nullptr;
     for (OpOperand *operand : g.getDpsInputOperands()) {
       if (g.getMatchingIndexingMap(operand).isIdentity() && !chain)
@@ -72,6 +94,11 @@ static NormalizedOperand findNormalization(Value a) {
       break;
     Value chainArg = body->getArgument(chain->getOperandNumber());
     Value otherArg = body->getArgument(other->getOperandNumber());
+    if (widen) {
+      if (widen->getOperand(0) != otherArg)
+        break;
+      otherArg = widen->getResult(0);
+    }
     AffineMap map = g.getMatchingIndexingMap(other);
     std::optional<bool> perRow = isPerRow(map, cast<ShapedType>(other->get().getType()));
     bool uses = (op->getOperand(0) == chainArg && op->getOperand(1) == otherArg) ||
@@ -92,6 +119,12 @@ static NormalizedOperand findNormalization(Value a) {
     }
     outermost = false;
     n.base = chain->get();
+  }
+  if (rounded) {
+    Value widened = castInput<arith::ExtFOp>(n.base);
+    if (n.factors.empty() || !widened || widened.getType() != a.getType())
+      return NormalizedOperand{a, std::nullopt, {}, std::nullopt};
+    n.base = widened;
   }
   return n;
 }

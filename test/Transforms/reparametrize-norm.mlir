@@ -23,6 +23,13 @@
 // SAME: result #0: {{.*}}: ok
 // SAME-NOT: MISMATCH
 
+// bf16 (bench/programs/small/rmsnorm_qkv.mlir): the norm runs in fp32 between a widening of x
+// and a rounding of x̂ to bf16; the product reads x itself, γ goes into bf16 weights.
+// RUN: coda-opt --coda-reparametrize-norm %coda_src/bench/programs/small/rmsnorm_qkv.mlir | FileCheck %s --check-prefix=BF16
+// BF16:      %[[G:.*]] = call @coda_vector_prep(%arg1) : (tensor<512xbf16>) -> tensor<512xf32>
+// BF16:      call @coda_norm_weights_768x512_nk_scale1(%arg2, %[[G]]) : (tensor<768x512xbf16>, tensor<512xf32>) -> tensor<768x512xbf16>
+// BF16:      linalg.matmul ins(%arg0, %{{.*}} : tensor<256x512xbf16>, tensor<512x768xbf16>)
+
 // The matmul reads x itself and the prepared weight; the row scale r multiplies its result.
 // INFER-LABEL: func.func @rmsnorm_linear
 // INFER:         math.rsqrt
