@@ -7,13 +7,15 @@
 using namespace mlir;
 
 void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions &options) {
-  // Reparametrizations first (linalg to linalg, exposing row scales the chain fusion then
-  // absorbs), then chain fusion, then the passes that rewrite or merge fused kernels.
+  // Products read through column slices split first (each slice's product is then a plain
+  // matmul the norm reparametrization sees), then the reparametrizations (linalg to linalg,
+  // exposing row scales the chain fusion then absorbs), then chain fusion, then the passes that
+  // rewrite or merge fused kernels.
+  pm.nest<func::FuncOp>().addPass(createCodaSplitSlicedMatmul());
   CodaReparametrizeNormOptions norm;
   norm.foldWeights = !options.training;
   pm.addPass(createCodaReparametrizeNorm(norm));
   OpPassManager &func = pm.nest<func::FuncOp>();
-  func.addPass(createCodaSplitSlicedMatmul());
   if (!options.twoPassVariance)
     func.addPass(createCodaSinglePassVariance());
   func.addPass(createCodaFuseEpilogue());
