@@ -85,7 +85,7 @@ private:
   LogicalResult emitFunction(func::FuncOp func);
   enum class LauncherKind { Run, Prepare, RunPrepared };
   LogicalResult emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
-                                     ArrayRef<func::CallOp> preparations);
+                                     ArrayRef<Operation *> preparations);
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                   SmallVectorImpl<Value> &params);
   void emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
@@ -1239,28 +1239,55 @@ void CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small, Ranked
     os << "  dst[" << s << "] = src[" << l << "];\n}\n\n";
 }
 
-/// The weight-preparation calls of `func` when they read only its arguments (so that they can
-/// run on their own, once), else nothing.
-static SmallVector<func::CallOp> separablePreparations(func::FuncOp func) {
-  SmallVector<func::CallOp> calls;
-  for (auto call : func.getBody().front().getOps<func::CallOp>()) {
-    auto callee = dyn_cast_or_null<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()));
-    if (!callee || !callee->hasAttr("coda.weight_prep"))
-      continue;
-    if (!llvm::all_of(call.getOperands(), [](Value v) { return isa<BlockArgument>(v); }))
-      return {};
-    calls.push_back(call);
+/// The weight preparation of `func` when it reads only the function's arguments (directly, or
+/// through slices and reshapes used by nothing else) and its own results, so that it can run on
+/// its own, once: those calls and views, in order; else nothing.
+static SmallVector<Operation *> separablePreparations(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  DenseSet<Value> available(func.getArguments().begin(), func.getArguments().end());
+  auto isPrepCall = [&](Operation *op) {
+    auto call = dyn_cast<func::CallOp>(op);
+    auto callee = call ? dyn_cast_or_null<func::FuncOp>(
+                             SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
+                       : nullptr;
+    return callee && callee->hasAttr("coda.weight_prep");
+  };
+  for (Operation &op : func.getBody().front()) {
+    if (isPrepCall(&op)) {
+      if (!llvm::all_of(op.getOperands(), [&](Value v) { return available.contains(v); }))
+        return {};
+      ops.push_back(&op);
+      available.insert(op.getResults().begin(), op.getResults().end());
+    } else if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
+               available.contains(op.getOperand(0)) && !op.getResult(0).use_empty() &&
+               llvm::all_of(op.getResult(0).getUsers(), isPrepCall)) {
+      ops.push_back(&op);
+      available.insert(op.getResult(0));
+    }
   }
-  return calls;
+  if (llvm::none_of(ops, isPrepCall))
+    return {};
+  return ops;
 }
 
-static bool isPreparation(Operation &op, ArrayRef<func::CallOp> preparations) {
-  auto call = dyn_cast<func::CallOp>(op);
-  return call && llvm::is_contained(preparations, call);
+/// What the preparation hands to the rest of the function: its call results read elsewhere.
+static SmallVector<Value> preparedValues(ArrayRef<Operation *> preparation) {
+  SmallVector<Value> prepared;
+  for (Operation *op : preparation)
+    if (isa<func::CallOp>(op))
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *user) { return !llvm::is_contained(preparation, user); }))
+          prepared.push_back(r);
+  return prepared;
+}
+
+static bool isPreparation(Operation &op, ArrayRef<Operation *> preparation) {
+  return llvm::is_contained(preparation, &op);
 }
 
 LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
-  SmallVector<func::CallOp> preparations = separablePreparations(func);
+  SmallVector<Operation *> preparations = separablePreparations(func);
   if (failed(emitFunctionLauncher(func, LauncherKind::Run, preparations)))
     return failure();
   if (!preparations.empty() &&
@@ -1272,7 +1299,7 @@ LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
 }
 
 LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
-                                                ArrayRef<func::CallOp> preparations) {
+                                                ArrayRef<Operation *> preparations) {
   std::string fname = func.getSymName().str();
   std::string launcher = fname + (kind == LauncherKind::Run       ? "_run"
                                   : kind == LauncherKind::Prepare ? "_prepare"
@@ -1299,9 +1326,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
                   *bufferElement(cast<RankedTensorType>(arg.getType()).getElementType()) +
                   " *>(arg" + std::to_string(arg.getArgNumber()) + ")";
   // Prepared weights: outputs of the prepare launcher, inputs of the prepared run.
-  SmallVector<Value> prepared;
-  for (func::CallOp call : preparations)
-    llvm::append_range(prepared, call.getResults());
+  SmallVector<Value> prepared = preparedValues(preparations);
   for (auto [i, v] : llvm::enumerate(prepared))
     if (kind != LauncherKind::Run)
       buffer[v] = std::string(kind == LauncherKind::Prepare ? "static_cast<" : "static_cast<const ") +
@@ -1328,6 +1353,17 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   std::string body;
   llvm::raw_string_ostream bos(body);
   SmallVector<std::string> scratch; // workspace-size expressions of kernels and callees
+  // Kernel names follow the ops' order in the function, so that every launcher of it (each
+  // runs a subset of its ops) calls the kernels the full one defines.
+  DenseMap<Operation *, unsigned> firstKernel;
+  unsigned numKernels = 0;
+  for (Operation &op : block) {
+    firstKernel[&op] = numKernels;
+    if (isa<linalg::GenericOp, linalg::FillOp, tensor::InsertSliceOp, tensor::ExtractSliceOp>(op))
+      numKernels += 1;
+    else if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+      numKernels += concat.getInputs().size();
+  }
   unsigned generics = 0;
   auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
     bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args << ");\n";
@@ -1350,6 +1386,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     for (Value r : op.getResults())
       if (!buffer.count(r))
         allocate(r);
+    generics = firstKernel.lookup(&op);
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       std::string name = kernelNames.lookup(gemm);
       int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
@@ -1489,8 +1526,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
 void CudaEmitter::emitTorchFunctionWrapper(func::FuncOp func) {
   std::string fname = func.getSymName().str();
   SmallVector<Type> args(func.getArgumentTypes()), results(func.getResultTypes()), prepared;
-  for (func::CallOp call : separablePreparations(func))
-    llvm::append_range(prepared, call.getResultTypes());
+  for (Value v : preparedValues(separablePreparations(func)))
+    prepared.push_back(v.getType());
   emitTorchLauncherWrapper(fname, fname + "_run", args, results);
   if (prepared.empty())
     return;

@@ -81,3 +81,19 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // SPLIT:       extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *prepared0, void *result0, void *result1, void *workspace, cudaStream_t stream) {
 // SPLIT-NOT:     prepare_qkv_weights_run
 // SPLIT:         if (int s = main_k1(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(prepared0),
+
+// A chain of preparations reading slices of an argument (the Llama block before attention:
+// γ widened, W_qkv split into q/k/v row blocks, each scaled, concatenated, RoPE-permuted): the
+// prepare launcher runs the chain and the slices, the prepared run none of it; every launcher
+// calls the kernels the full one defines (names follow the ops' order).
+// RUN: coda-opt --coda-fuse %coda_src/bench/programs/block/small/pre.mlir | coda-translate --coda-to-cuda | FileCheck %s --check-prefix=CHAIN
+// CHAIN:       extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, void *prepared0, void *workspace, cudaStream_t stream) {
+// CHAIN:         coda_vector_prep_run(
+// CHAIN:         main_g{{[0-9]+}}<<<
+// CHAIN:         coda_norm_weights_512x512_nk_scale1_run(
+// CHAIN:         coda_rope_permute_{{.*}}_run({{.*}}, static_cast<__nv_bfloat16 *>(prepared0), scratch, stream)) return s;
+// CHAIN-NEXT:    return CODA_OK;
+// CHAIN:       extern "C" int main_run_prepared(
+// CHAIN-NOT:     _run(
+// CHAIN:         if (int s = main_k0(
+// CHAIN:         return CODA_OK;

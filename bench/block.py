@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The Llama-3-8B block forward: coda's kernels around SDPA against torch.compile, same run.
+
+coda runs `post(sdpa(pre(x)), x)` (bench/block_programs.py): `pre` and `post` are the programs
+of bench/programs/block/llama3-8b fused by `coda-opt --coda-fuse` and emitted with their PyTorch
+binding (weights prepared once through `main_prepare`), attention is
+torch.nn.functional.scaled_dot_product_attention (causal). The contenders are the same PyTorch
+`forward` eagerly and under torch.compile (default and max-autotune-no-cudagraphs). After a
+check of coda's output against the fp32 forward (max|out - ref| / max|ref|), the three run
+interleaved, medians of --reps alternations; the result goes into bench/results/block-h200.json.
+
+Usage: bench/block.py [--emitted DIR] [--builds DIR] [--reps N]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
+import anchors  # noqa: E402
+import block_programs as block  # noqa: E402
+import check_examples  # noqa: E402
+
+
+def emit(half, args):
+    cu = os.path.join(args.out, f"block_{half}.cu")
+    opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
+    if os.path.exists(translate):
+        fused = os.path.join(args.out, f"block_{half}.fused.mlir")
+        subprocess.run([opt, "--coda-fuse", os.path.join(HERE, "programs", "block", "llama3-8b",
+                                                          f"{half}.mlir"), "-o", fused], check=True)
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", fused, "-o", cu],
+                       check=True)
+    elif not os.path.exists(cu):
+        sys.exit(f"block: no {translate} and no {cu}")
+    return cu
+
+
+def prepared_call(module, xs):
+    """The module's function with its weights prepared once (when it has a preparation)."""
+    if hasattr(module, "main_prepare"):
+        prepared = anchors.as_list(module.main_prepare(*xs))
+        return lambda *ys: module.main_prepared(*ys, *prepared)
+    return module.main
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
+    parser.add_argument("--emitted", dest="out", default=None)
+    parser.add_argument("--builds", default=None)
+    parser.add_argument("--reps", type=int, default=25)
+    args = parser.parse_args()
+    args.out = args.out or os.path.join(args.build, "block")
+    os.makedirs(args.out, exist_ok=True)
+    os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
+    s = block.LLAMA3_8B
+    pre_module, _ = check_examples.build("block_pre", emit("pre", args), args)
+    post_module, _ = check_examples.build("block_post", emit("post", args), args)
+
+    torch.manual_seed(0)
+    xs = list(block.inputs(s, device="cuda", make=lambda *shape: (
+        torch.randn(*shape, device="cuda") * 0.05).to(torch.bfloat16)))
+    xs[0] = (torch.randn(s["M"], s["D"], device="cuda")).to(torch.bfloat16)
+    for g in (1, 6):  # norm weights near 1
+        xs[g] = (1 + 0.1 * torch.randn(s["D"], device="cuda")).to(torch.bfloat16)
+    pos = torch.arange(s["M"], device="cuda", dtype=torch.float32)[:, None]
+    freq = 500000.0 ** (-torch.arange(0, s["HD"], 2, device="cuda").float() / s["HD"])
+    angles = torch.cat([pos * freq, pos * freq], dim=-1)
+    xs[3], xs[4] = torch.cos(angles).to(torch.bfloat16), torch.sin(angles).to(torch.bfloat16)
+    x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down = xs
+
+    pre = prepared_call(pre_module, [x, g1, w_qkv, cos, sin])
+    post = prepared_call(post_module, [torch.empty(s["M"], s["NQ"] * s["HD"], dtype=torch.bfloat16,
+                                                   device="cuda"), x, w_o, g2, w_gu, w_down])
+
+    def coda():
+        q, k, v = pre(x, g1, w_qkv, cos, sin)
+        return post(block.attention(q, k, v, s), x, w_o, g2, w_gu, w_down)
+
+    def eager():
+        return block.forward(*xs, s)
+
+    out = coda()
+    ref = block.forward(*[t.float() for t in xs], s)
+    err = anchors.rel_err(out, ref)
+    del ref
+    compiled = torch.compile(block.forward)
+    autotuned = torch.compile(block.forward, mode="max-autotune-no-cudagraphs")
+    fns = {"coda": coda, "eager": eager, "compile": lambda: compiled(*xs, s),
+           "compile_max_autotune": lambda: autotuned(*xs, s)}
+    for f in fns.values():
+        f()
+    ms = anchors.time_interleaved(fns, args.reps)
+    result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "reps": args.reps,
+              "sizes": s, "max_rel_err": err, **{f"{k}_ms": v for k, v in ms.items()},
+              "speedup_vs_compile": ms["compile"] / ms["coda"],
+              "speedup_vs_compile_max_autotune": ms["compile_max_autotune"] / ms["coda"]}
+    print(json.dumps(result, indent=2))
+    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
+    with open(os.path.join(HERE, "results", "block-h200.json"), "w") as f:
+        json.dump(result, f, indent=2)
+    return 0 if err <= anchors.BOUND else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
