@@ -99,17 +99,24 @@ CASES = {f.__name__: f for f in [bias_gelu, residual_rmsnorm, rmsnorm_qkv, layer
                                  qk_rope, lm_head_ce, down_residual]}
 
 
-def export(case, sizes):
+def export_function(fn, args):
+    """`fn(*args)` as linalg on tensors (torch-mlir), the function named @main."""
     from torch_mlir import fx
-
-    fn = CASES[case]
 
     class Wrapper(torch.nn.Module):
         def forward(self, *xs):
             return fn(*xs)
 
-    return str(fx.export_and_import(Wrapper(), *inputs(case, sizes),
-                                    output_type="linalg-on-tensors", func_name="main"))
+    return str(fx.export_and_import(Wrapper(), *args, output_type="linalg-on-tensors",
+                                    func_name="main"))
+
+
+def write_program(out_dir, name, header, fn, args):
+    """Writes `fn(*args)` exported by torch-mlir to OUT_DIR/<name>.mlir under a comment line."""
+    with open(os.path.join(out_dir, f"{name}.mlir"), "w") as f:
+        f.write(f"// {header}\n")
+        f.write(export_function(fn, args))
+    print(f"wrote {name}.mlir")
 
 
 def main():
@@ -121,10 +128,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     sizes = SMALL if args.small else ANCHOR
     for case in [args.only] if args.only else CASES:
-        with open(os.path.join(args.out, f"{case}.mlir"), "w") as f:
-            f.write(f"// {case} at {sizes}, written by bench/anchor_programs.py (torch-mlir)\n")
-            f.write(export(case, sizes))
-        print(f"wrote {case}.mlir")
+        write_program(args.out, case, f"{case} at {sizes}, written by bench/anchor_programs.py (torch-mlir)",
+                      CASES[case], inputs(case, sizes))
 
 
 if __name__ == "__main__":

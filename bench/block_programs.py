@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from anchor_programs import rmsnorm, rotate_half  # noqa: E402
+from anchor_programs import rmsnorm, rotate_half, write_program  # noqa: E402
 
 LLAMA3_8B = dict(M=8192, D=4096, NQ=32, NKV=8, HD=128, FFN=14336)
 SMALL = dict(M=64, D=512, NQ=4, NKV=2, HD=128, FFN=1024)
@@ -68,17 +68,6 @@ def inputs(s, dtype=torch.bfloat16, device="cpu", make=None):
             make(2 * s["FFN"], s["D"]), make(s["D"], s["FFN"]))
 
 
-def export(fn, args):
-    from torch_mlir import fx
-
-    class Wrapper(torch.nn.Module):
-        def forward(self, *xs):
-            return fn(*xs)
-
-    return str(fx.export_and_import(Wrapper(), *args, output_type="linalg-on-tensors",
-                                    func_name="main"))
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
@@ -92,10 +81,9 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     for name, fn, xs in [("pre", pre, (x, g1, w_qkv, cos, sin)),
                          ("post", post, (attn, x, w_o, g2, w_gu, w_down))]:
-        with open(os.path.join(args.out, f"{name}.mlir"), "w") as f:
-            f.write(f"// the Llama-3 block {name} attention at {s}, written by bench/block_programs.py\n")
-            f.write(export(fn, xs))
-        print(f"wrote {name}.mlir")
+        write_program(args.out, name,
+                      f"the Llama-3 block {name} attention at {s}, written by bench/block_programs.py",
+                      fn, xs)
 
 
 if __name__ == "__main__":
