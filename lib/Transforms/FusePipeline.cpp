@@ -27,6 +27,7 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   pm.addPass(createCodaMergeSiblings());
   pm.addPass(createCodaFuseRope());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
+  pm.nest<func::FuncOp>().addPass(createCodaFuseLeftovers());
   pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());
 }
 

@@ -193,6 +193,19 @@ def CodaCleanupFused : Pass<"coda-cleanup-fused", "::mlir::func::FuncOp"> {
   }];
 }
 
+def CodaFuseLeftovers : Pass<"coda-fuse-leftovers", "::mlir::func::FuncOp"> {
+  let summary = "Merge the elementwise ops left between kernels into fewer passes over memory";
+  let description = [{
+    In a function with `coda.gemm` kernels, what stays outside them (the normalization of a
+    materialized output, statistics of an input no kernel produces) is still a chain of
+    `linalg.generic`s that torch-mlir wrote one op at a time; every one of them is a pass over
+    memory once the function runs on the device. This pass fuses elementwise producers into
+    their consumers (upstream linalg elementwise fusion) where the producer has no other user,
+    so nothing is computed twice. Functions without kernels stay as they are.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CodaFuseReport : Pass<"coda-fuse-report", "::mlir::ModuleOp"> {
   let summary = "Print which chains were fused into which kernel and what stayed outside, and why";
   let description = [{

@@ -1,0 +1,69 @@
+// --coda-fuse-leftovers: in a function with kernels, the elementwise chain left outside them
+// (here the normalization of a materialized output, torch-mlir's ops one by one) becomes one
+// generic: one pass over memory instead of three. A producer with several users is not
+// duplicated, and a function without kernels stays as it is.
+// RUN: coda-opt --coda-fuse-leftovers %s | FileCheck %s
+// RUN: coda-opt --coda-fuse-leftovers %s -o %t.mlir
+// RUN: coda-run %t.mlir --against %s --entry normalize_kernel_output --atol 1e-2 | FileCheck %s --check-prefix=SAME
+// SAME: result #0: {{.*}}: ok
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0, 0)>
+#col = affine_map<(d0, d1) -> (d1)>
+
+// CHECK-LABEL: func.func @normalize_kernel_output
+// CHECK:         coda.gemm
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<8x1xf32>, tensor<16xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.mulf
+// CHECK:           arith.truncf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @normalize_kernel_output(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>, %r: tensor<8x1xf32>,
+    %g: tensor<16xf32>) -> tensor<8x16xbf16> {
+  %h = coda.gemm %x, %w : tensor<8x4xbf16>, tensor<4x16xbf16> -> (store tensor<8x16xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  %e = tensor.empty() : tensor<8x16xf32>
+  %scaled = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %r : tensor<8x16xf32>, tensor<8x1xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8x16xf32>
+  %weighted = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%scaled, %g : tensor<8x16xf32>, tensor<16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8x16xf32>
+  %eb = tensor.empty() : tensor<8x16xbf16>
+  %out = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%weighted : tensor<8x16xf32>) outs(%eb : tensor<8x16xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %t = arith.truncf %a : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<8x16xbf16>
+  return %out : tensor<8x16xbf16>
+}
+
+// CHECK-LABEL: func.func @no_kernels
+// CHECK-COUNT-2: linalg.generic
+func.func @no_kernels(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  %m = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%n : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  return %m : tensor<8x16xf32>
+}
