@@ -1,10 +1,13 @@
 //===- FuseLeftovers.cpp - fewer passes over memory between kernels -------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/Fusion.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::coda {
@@ -15,12 +18,92 @@ namespace mlir::coda {
 using namespace mlir;
 using namespace mlir::coda;
 
+/// A kernel that stores one value both narrow (bf16/f16) and, as the widening of that narrow
+/// value, in f32 (torch code that upcasts a result for what follows): the f32 result is
+/// exactly the widening of the narrow one. Its readers widen the narrow result themselves (an
+/// elementwise op the fusion below merges into them) and the kernel stops writing it.
+static bool dropWideCopy(GemmOp gemm, RewriterBase &rewriter) {
+  if (gemm.getPairwise())
+    return false;
+  auto yield = cast<YieldOp>(gemm.getEpilogue().front().getTerminator());
+  auto elementOf = [&](unsigned r) {
+    return cast<ShapedType>(gemm->getResult(r).getType()).getElementType();
+  };
+  for (unsigned wide = 0, e = gemm->getNumResults(); wide < e; ++wide) {
+    auto ext = yield.getValues()[wide].getDefiningOp<arith::ExtFOp>();
+    if (!gemm.getMode(wide).isStore() || !elementOf(wide).isF32() || !ext)
+      continue;
+    for (unsigned narrow = 0; narrow < e; ++narrow) {
+      if (narrow == wide || !gemm.getMode(narrow).isStore() ||
+          elementOf(narrow) != ext.getIn().getType() ||
+          yield.getValues()[narrow] != yield.getValues()[wide])
+        continue;
+      // The kernel without the wide result.
+      rewriter.setInsertionPoint(gemm);
+      Location loc = gemm.getLoc();
+      SmallVector<Type> types;
+      SmallVector<ResultModeAttr> modes;
+      SmallVector<OperandRole> roles;
+      for (unsigned r = 0; r < e; ++r)
+        if (r != wide) {
+          types.push_back(gemm->getResult(r).getType());
+          modes.push_back(gemm.getMode(r));
+        }
+      for (unsigned i = 0, n = gemm.getExtras().size(); i < n; ++i)
+        roles.push_back(gemm.getRole(i));
+      auto narrower = GemmOp::create(
+          rewriter, loc, types, gemm.getA(), gemm.getB(), gemm.getExtras(), roles,
+          gemm.getInits(), modes, gemm.getTransposeA(), gemm.getTransposeB(), std::nullopt,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Block &old = gemm.getEpilogue().front();
+            IRMapping mapping;
+            mapping.map(old.getArguments(), args);
+            for (Operation &op : old.without_terminator())
+              b.clone(op, mapping);
+            SmallVector<Value> values;
+            for (unsigned r = 0; r < e; ++r)
+              if (r != wide)
+                values.push_back(mapping.lookup(yield.getValues()[r]));
+            YieldOp::create(b, l, values);
+          });
+      if (Attribute bytes = gemm->getAttr(kUnfusedBytesAttr))
+        narrower->setAttr(kUnfusedBytesAttr, bytes);
+      unsigned newNarrow = narrow - (narrow > wide);
+      Value narrowResult = narrower->getResult(newNarrow);
+      auto wideType = cast<RankedTensorType>(gemm->getResult(wide).getType());
+      AffineMap id = rewriter.getMultiDimIdentityMap(wideType.getRank());
+      Value widened =
+          linalg::GenericOp::create(
+              rewriter, loc, wideType, ValueRange{narrowResult},
+              ValueRange{tensor::EmptyOp::create(rewriter, loc, wideType.getShape(),
+                                                 wideType.getElementType())},
+              ArrayRef<AffineMap>{id, id},
+              SmallVector<utils::IteratorType>(wideType.getRank(), utils::IteratorType::parallel),
+              [](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(b, l, castFloatTo(b, l, args[0], b.getF32Type()));
+              })
+              ->getResult(0);
+      for (unsigned r = 0, k = 0; r < e; ++r)
+        rewriter.replaceAllUsesWith(gemm->getResult(r),
+                                    r == wide ? widened : narrower->getResult(k++));
+      rewriter.eraseOp(gemm);
+      return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 struct CodaFuseLeftoversPass : coda::impl::CodaFuseLeftoversBase<CodaFuseLeftoversPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.walk([](GemmOp) { return WalkResult::interrupt(); }).wasInterrupted() == false)
       return;
+    IRRewriter rewriter(&getContext());
+    SmallVector<GemmOp> gemms;
+    func.walk([&](GemmOp op) { gemms.push_back(op); });
+    for (GemmOp gemm : gemms)
+      dropWideCopy(gemm, rewriter);
     RewritePatternSet patterns(&getContext());
     // Only producers with a single user: fusing one with several users would recompute it.
     linalg::populateElementwiseOpsFusionPatterns(

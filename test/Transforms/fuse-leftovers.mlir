@@ -49,6 +49,34 @@ func.func @normalize_kernel_output(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>, 
   return %out : tensor<8x16xbf16>
 }
 
+// A bf16 result and its f32 widening, both stored: the kernel keeps the bf16 one, the reader
+// widens it in its own loop.
+// RUN: coda-run %t.mlir --against %s --entry wide_copy --atol 1e-6 | FileCheck %s --check-prefix=SAME
+// CHECK-LABEL: func.func @wide_copy
+// CHECK:         %[[K:.*]]:2 = coda.gemm
+// CHECK-NEXT:      -> (store tensor<8x16xbf16>, reduce<row, sum> tensor<8xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[K]]#0, %{{.*}} : tensor<8x16xbf16>, tensor<8x1xf32>)
+// CHECK:           arith.extf
+// CHECK:           arith.mulf
+func.func @wide_copy(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>, %r: tensor<8x1xf32>)
+    -> (tensor<8x16xbf16>, tensor<8xf32>, tensor<8x16xf32>) {
+  %h, %hf, %ss = coda.gemm %x, %w : tensor<8x4xbf16>, tensor<4x16xbf16>
+      -> (store tensor<8x16xbf16>, store tensor<8x16xf32>, reduce<row, sum> tensor<8xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    %t = arith.truncf %acc : f32 to bf16
+    %e = arith.extf %t : bf16 to f32
+    coda.yield %e, %e, %e : f32, f32, f32
+  }
+  %empty = tensor.empty() : tensor<8x16xf32>
+  %scaled = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%hf, %r : tensor<8x16xf32>, tensor<8x1xf32>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8x16xf32>
+  return %h, %ss, %scaled : tensor<8x16xbf16>, tensor<8xf32>, tensor<8x16xf32>
+}
+
 // CHECK-LABEL: func.func @no_kernels
 // CHECK-COUNT-2: linalg.generic
 func.func @no_kernels(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {

@@ -201,7 +201,10 @@ def CodaFuseLeftovers : Pass<"coda-fuse-leftovers", "::mlir::func::FuncOp"> {
     `linalg.generic`s that torch-mlir wrote one op at a time; every one of them is a pass over
     memory once the function runs on the device. This pass fuses elementwise producers into
     their consumers (upstream linalg elementwise fusion) where the producer has no other user,
-    so nothing is computed twice. Functions without kernels stay as they are.
+    so nothing is computed twice. Before that, a kernel that stores one value both in bf16/f16
+    and, widened, in f32 (torch code upcasting a result for what follows) stops writing the f32
+    copy: its readers widen the narrow result themselves, inside their fused loop. Functions
+    without kernels stay as they are.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
