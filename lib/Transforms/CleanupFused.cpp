@@ -33,9 +33,11 @@ struct CodaCleanupFusedPass : coda::impl::CodaCleanupFusedBase<CodaCleanupFusedP
     });
     if (!touched)
       return;
+    // Canonicalize again after CSE: values CSE merges can make a kernel read one operand twice.
     OpPassManager pm(func::FuncOp::getOperationName());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
+    pm.addPass(createCanonicalizerPass());
     if (failed(runPipeline(pm, func)))
       signalPassFailure();
   }

@@ -4,7 +4,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -181,6 +183,69 @@ void GemmOp::build(OpBuilder &builder, OperationState &state, TypeRange resultTy
   Block *block = builder.createBlock(region, region->end(), argTypes, argLocs);
   if (bodyBuilder)
     bodyBuilder(builder, state.location, block->getArguments());
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp canonicalization
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The same value passed twice with the same role (one row statistic feeding two terms of an
+/// epilogue) is read once: the second operand goes, its region arguments become the first's.
+struct ReadOperandOnce : OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GemmOp op, PatternRewriter &rewriter) const override {
+    unsigned n = op.getExtras().size(), first = 0, second = 0;
+    for (unsigned j = 1; j < n && !second; ++j)
+      for (unsigned i = 0; i < j; ++i)
+        if (op.getExtras()[i] == op.getExtras()[j] && op.getRole(i) == op.getRole(j)) {
+          first = i;
+          second = j;
+          break;
+        }
+    if (!second)
+      return failure();
+    SmallVector<Value> extras;
+    SmallVector<OperandRole> roles;
+    for (unsigned i = 0; i < n; ++i)
+      if (i != second) {
+        extras.push_back(op.getExtras()[i]);
+        roles.push_back(op.getRole(i));
+      }
+    SmallVector<ResultModeAttr> modes;
+    for (unsigned r = 0, e = op->getNumResults(); r < e; ++r)
+      modes.push_back(op.getMode(r));
+    Block &old = op.getEpilogue().front();
+    auto deduped = GemmOp::create(
+        rewriter, op.getLoc(), op->getResultTypes(), op.getA(), op.getB(), extras, roles,
+        op.getInits(), modes, op.getTransposeA(), op.getTransposeB(), op.getPairwise(),
+        [&](OpBuilder &b, Location, ValueRange args) {
+          // Old region arguments in order, with the second operand's skipped in `args`.
+          IRMapping mapping;
+          unsigned next = 0;
+          SmallVector<Value> firstArgs;
+          for (unsigned a = 0, e = old.getNumArguments(); a < e; ++a) {
+            Value arg = old.getArgument(a);
+            bool ofSecond = llvm::is_contained(op.getExtraArgs(second), arg);
+            if (!ofSecond)
+              mapping.map(arg, args[next++]);
+          }
+          for (auto [s, f] : llvm::zip(op.getExtraArgs(second), op.getExtraArgs(first)))
+            mapping.map(s, mapping.lookup(f));
+          for (Operation &inner : old)
+            b.clone(inner, mapping);
+        });
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      deduped->setAttr(attr.getName(), attr.getValue());
+    rewriter.replaceOp(op, deduped->getResults());
+    return success();
+  }
+};
+} // namespace
+
+void GemmOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<ReadOperandOnce>(context);
 }
 
 //===----------------------------------------------------------------------===//

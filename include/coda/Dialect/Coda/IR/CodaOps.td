@@ -85,6 +85,7 @@ def Coda_GemmOp : Coda_Op<"gemm", [
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
 
   let extraClassDeclaration = [{
     bool isBatched() { return getA().getType().getRank() == 3; }
