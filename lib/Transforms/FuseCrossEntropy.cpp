@@ -52,25 +52,11 @@ static bool isRowMap(AffineMap map) {
           map.getResult(1) == getAffineConstantExpr(0, ctx));
 }
 
-/// A row reduction of `input` whose first output combines with `Combine`; other outputs (the
-/// argmax torch-mlir computes next to the max) must be unused.
-template <typename Combine>
-static bool isRowReductionOf(linalg::GenericOp g, Value input) {
-  if (!g || g.getNumLoops() != 2 || g.getNumReductionLoops() != 1 ||
-      g.getIteratorTypesArray()[1] != utils::IteratorType::reduction ||
-      g.getNumDpsInputs() != 1 || g.getDpsInputs()[0] != input ||
-      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity() ||
-      !isRowMap(g.getMatchingIndexingMap(g.getDpsInitOperand(0))))
-    return false;
-  for (unsigned r = 1; r < g->getNumResults(); ++r)
-    if (!g->getResult(r).use_empty())
-      return false;
-  Block *body = g.getBody();
-  Value yielded = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0];
-  auto combine = yielded.getDefiningOp<Combine>();
-  Value in = body->getArgument(0), out = body->getArgument(g.getNumDpsInputs());
-  return combine && ((combine->getOperand(0) == in && combine->getOperand(1) == out) ||
-                     (combine->getOperand(0) == out && combine->getOperand(1) == in));
+/// A row reduction of `input` combining with `combiner` (its other outputs unused: the argmax
+/// torch-mlir computes next to the max).
+static bool isRowReductionOf(linalg::GenericOp g, Value input, Combiner combiner) {
+  std::optional<Reduction2D> r = matchReduction2D(g);
+  return r && r->dim == ReduceDim::Row && r->input == input && r->combiner == combiner;
 }
 
 /// `candidate` is `v`, or `v` reshaped ([M] <-> [M, 1]).
@@ -143,7 +129,7 @@ static Value gatheredLabels(linalg::GenericOp g, Value ls) {
 static std::optional<LogSoftmax> matchLogSoftmax(Value logits) {
   LogSoftmax ls;
   for (Operation *user : logits.getUsers())
-    if (auto g = dyn_cast<linalg::GenericOp>(user); isRowReductionOf<arith::MaximumFOp>(g, logits))
+    if (auto g = dyn_cast<linalg::GenericOp>(user); isRowReductionOf(g, logits, Combiner::Max))
       ls.max = g;
   if (!ls.max)
     return std::nullopt;
@@ -163,7 +149,7 @@ static std::optional<LogSoftmax> matchLogSoftmax(Value logits) {
     return std::nullopt;
   for (Operation *user : ls.exp->getResult(0).getUsers())
     if (auto g = dyn_cast<linalg::GenericOp>(user);
-        isRowReductionOf<arith::AddFOp>(g, ls.exp->getResult(0)))
+        isRowReductionOf(g, ls.exp->getResult(0), Combiner::Sum))
       ls.sum = g;
   if (!ls.sum)
     return std::nullopt;

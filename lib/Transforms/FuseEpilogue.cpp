@@ -25,8 +25,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <limits>
-
 namespace mlir::coda {
 #define GEN_PASS_DEF_CODAFUSEEPILOGUE
 #include "coda/Transforms/Passes.h.inc"
@@ -377,73 +375,20 @@ bool ChainFuser::tryAbsorbElementwise(linalg::GenericOp op) {
 }
 
 /// Recognizes `out + in`, `out + in * in` and `max(out, in)` bodies.
-static std::optional<Combiner> matchCombiner(linalg::GenericOp op) {
-  Block *body = op.getBody();
-  Value in = body->getArgument(0), out = body->getArgument(1);
-  Value yielded = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0];
-  Operation *def = yielded.getDefiningOp();
-  if (!def || body->getOperations().size() > 3)
-    return std::nullopt;
-  auto isPair = [&](Operation *o, Value x, Value y) {
-    return (o->getOperand(0) == x && o->getOperand(1) == y) ||
-           (o->getOperand(0) == y && o->getOperand(1) == x);
-  };
-  if (isa<arith::MaximumFOp>(def) && isPair(def, in, out))
-    return Combiner::Max;
-  if (!isa<arith::AddFOp>(def))
-    return std::nullopt;
-  if (isPair(def, in, out))
-    return Combiner::Sum;
-  Value other = def->getOperand(0) == out ? def->getOperand(1) : def->getOperand(0);
-  if (auto mul = other.getDefiningOp<arith::MulFOp>();
-      mul && mul->getOperand(0) == in && mul->getOperand(1) == in && isPair(def, other, out))
-    return Combiner::SumSq;
-  return std::nullopt;
-}
-
 bool ChainFuser::tryAbsorbReduction(linalg::GenericOp op) {
-  // Row or column reductions of one chain value, unbatched: [M, N] -> [M] / [M, 1] / [N] /
-  // [1, N], from the combiner's identity.
-  if (batched || op.getNumLoops() != 2 || op.getNumReductionLoops() != 1 ||
-      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
-    return false;
-  OpOperand *input = op.getDpsInputOperand(0);
-  if (!chain.contains(input->get()) || !op.getMatchingIndexingMap(input).isIdentity())
-    return false;
-  auto outType = cast<RankedTensorType>(op.getResult(0).getType());
-  if (!outType.getElementType().isF32())
-    return false;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  ReduceDim dim = iterators[1] == utils::IteratorType::reduction ? ReduceDim::Row : ReduceDim::Col;
-  unsigned kept = dim == ReduceDim::Row ? 0 : 1;
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<AffineExpr> keptExprs;
-  for (auto [index, expr] : llvm::enumerate(outMap.getResults())) {
-    if (auto cst = dyn_cast<AffineConstantExpr>(expr);
-        cst && cst.getValue() == 0 && outType.getDimSize(index) == 1)
-      continue;
-    keptExprs.push_back(expr);
-  }
-  if (keptExprs.size() != 1 || keptExprs[0] != getAffineDimExpr(kept, op.getContext()))
-    return false;
-  std::optional<Combiner> combiner = matchCombiner(op);
-  if (!combiner)
-    return false;
-  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  if (!fill)
-    return false;
-  FloatAttr initValue;
-  if (!matchPattern(fill.getInputs()[0], m_Constant(&initValue)))
-    return false;
-  double expected = *combiner == Combiner::Max ? -std::numeric_limits<double>::infinity() : 0.0;
-  if (initValue.getValueAsDouble() != expected)
+  // Row or column reductions of one chain value, unbatched, from the combiner's identity.
+  std::optional<Reduction2D> r = matchReduction2D(op);
+  if (batched || !r || op.getNumDpsInits() != 1 || !chain.contains(r->input) ||
+      !cast<RankedTensorType>(op.getResult(0).getType()).getElementType().isF32() ||
+      !r->startsFromIdentity())
     return false;
   absorbed.insert(op);
   int alias = -1;
-  for (auto [index, r] : llvm::enumerate(reductions))
-    if (r.aliasOf < 0 && r.input == input->get() && r.dim == dim && r.combiner == *combiner)
+  for (auto [index, other] : llvm::enumerate(reductions))
+    if (other.aliasOf < 0 && other.input == r->input && other.dim == r->dim &&
+        other.combiner == r->combiner)
       alias = index;
-  reductions.push_back({op, input->get(), dim, *combiner, alias});
+  reductions.push_back({op, r->input, r->dim, r->combiner, alias});
   return true;
 }
 

@@ -5,6 +5,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -98,6 +101,58 @@ Operation *mlir::coda::getSoleBodyOp(linalg::GenericOp op) {
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   return yield.getValues().size() == 1 && yield.getValues()[0] == inner->getResult(0) ? inner
                                                                                        : nullptr;
+}
+
+std::optional<Reduction2D> mlir::coda::matchReduction2D(linalg::GenericOp op) {
+  if (!op || op.getNumLoops() != 2 || op.getNumReductionLoops() != 1 ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() < 1)
+    return std::nullopt;
+  for (unsigned r = 1; r < op->getNumResults(); ++r)
+    if (!op->getResult(r).use_empty())
+      return std::nullopt;
+  OpOperand *input = op.getDpsInputOperand(0);
+  if (!op.getMatchingIndexingMap(input).isIdentity())
+    return std::nullopt;
+  ReduceDim dim = op.getIteratorTypesArray()[1] == utils::IteratorType::reduction
+                      ? ReduceDim::Row
+                      : ReduceDim::Col;
+  OpOperand *init = op.getDpsInitOperand(0);
+  std::optional<SmallVector<unsigned>> kept = getReadDims(
+      op.getMatchingIndexingMap(init), cast<ShapedType>(init->get().getType()));
+  if (!kept || *kept != SmallVector<unsigned>{dim == ReduceDim::Row ? 0u : 1u})
+    return std::nullopt;
+
+  // The first result's combination of the input `in` and the running value `out`.
+  Block *body = op.getBody();
+  Value in = body->getArgument(0), out = op.getMatchingBlockArgument(init);
+  Operation *def = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0].getDefiningOp();
+  auto isPair = [](Operation *o, Value x, Value y) {
+    return o && o->getNumOperands() == 2 && ((o->getOperand(0) == x && o->getOperand(1) == y) ||
+                                             (o->getOperand(0) == y && o->getOperand(1) == x));
+  };
+  std::optional<Combiner> combiner;
+  if (isa_and_nonnull<arith::MaximumFOp>(def) && isPair(def, in, out))
+    combiner = Combiner::Max;
+  else if (isa_and_nonnull<arith::AddFOp>(def) && isPair(def, in, out))
+    combiner = Combiner::Sum;
+  else if (isa_and_nonnull<arith::AddFOp>(def)) {
+    Value other = def->getOperand(0) == out ? def->getOperand(1) : def->getOperand(0);
+    if (auto mul = other.getDefiningOp<arith::MulFOp>();
+        mul && mul->getOperand(0) == in && mul->getOperand(1) == in && isPair(def, other, out))
+      combiner = Combiner::SumSq;
+  }
+  if (!combiner)
+    return std::nullopt;
+  return Reduction2D{input->get(), dim, *combiner, init->get()};
+}
+
+bool mlir::coda::Reduction2D::startsFromIdentity() const {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  FloatAttr value;
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&value)))
+    return false;
+  double identity = combiner == Combiner::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+  return value.getValueAsDouble() == identity;
 }
 
 std::optional<SmallVector<unsigned>> mlir::coda::getReadDims(AffineMap map, ShapedType type) {

@@ -28,22 +28,12 @@ static Value matchDivByConstant(Value v, double &k) {
   return g.getDpsInputs()[0];
 }
 
-/// A row sum (`out + in` over the last of two loops) of a [M, K] value; returns it.
+/// A row sum from zero of a [M, K] value; returns the value.
 static Value matchRowSum(Value v) {
-  auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumLoops() != 2 || g.getNumReductionLoops() != 1 ||
-      g.getIteratorTypesArray()[1] != utils::IteratorType::reduction || g.getNumDpsInputs() != 1 ||
-      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
-    return nullptr;
-  auto add = dyn_cast_or_null<arith::AddFOp>(getSoleBodyOp(g));
-  Block *body = g.getBody();
-  if (!add || !((add.getLhs() == body->getArgument(0) && add.getRhs() == body->getArgument(1)) ||
-                (add.getLhs() == body->getArgument(1) && add.getRhs() == body->getArgument(0))))
-    return nullptr;
-  auto fill = g.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
-    return nullptr;
-  return g.getDpsInputs()[0];
+  std::optional<Reduction2D> r = matchReduction2D(v.getDefiningOp<linalg::GenericOp>());
+  return r && r->dim == ReduceDim::Row && r->combiner == Combiner::Sum && r->startsFromIdentity()
+             ? r->input
+             : nullptr;
 }
 
 /// Builds a row sum of `f(x)` over [M, K] into [M, 1] f32.

@@ -56,6 +56,21 @@ Value castFloatTo(OpBuilder &b, Location loc, Value v, Type type);
 
 class GemmOp;
 
+/// A two-loop reduction of one [M, N] value read with the identity map, over the last loop
+/// into [M] / [M, 1] (a row reduction) or over the first into [N] / [1, N] (a column
+/// reduction), whose first result combines the input with the running value as a sum, a sum
+/// of squares or a max; its other results (torch-mlir's argmax beside a max) are unused.
+struct Reduction2D {
+  Value input;
+  ReduceDim dim;
+  Combiner combiner;
+  /// The initial value of the first result.
+  Value init;
+  /// Whether `init` is a fill with the combiner's identity (0, or −∞ for max).
+  bool startsFromIdentity() const;
+};
+std::optional<Reduction2D> matchReduction2D(linalg::GenericOp op);
+
 /// Epilogue operands collected for a new coda.gemm, each (value, role) once.
 struct EpilogueOperands {
   SmallVector<Value> values;
