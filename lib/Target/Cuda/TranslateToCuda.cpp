@@ -81,6 +81,7 @@ private:
   void emitTorchFunctionWrapper(func::FuncOp func);
   void emitTorchLauncherWrapper(StringRef name, StringRef launcher, ArrayRef<Type> ins,
                                 ArrayRef<Type> outs);
+  void emitTorchReturn(ArrayRef<std::string> outs);
   LogicalResult checkFunction(func::FuncOp func, std::string &why);
   LogicalResult emitFunction(func::FuncOp func);
   enum class LauncherKind { Run, Prepare, RunPrepared };
@@ -336,7 +337,6 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
     plan.operandElements.push_back(*t);
   }
 
-  unsigned yieldsPerResult = op.getOutArity();
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r) {
     ResultModeAttr mode = op.getMode(r);
     ResultPlan result{Sink::Store, mode, "", {}};
@@ -370,7 +370,6 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
       result.values.push_back(plan.streams.size());
       plan.streams.push_back({r, s});
     }
-    (void)yieldsPerResult;
     plan.results.push_back(result);
   }
   return plan;
@@ -645,14 +644,23 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   return success();
 }
 
-/// The launcher's parameter list, also used by the PyTorch binding.
-SmallVector<std::string> CudaEmitter::launcherParams(GemmOp op) {
-  SmallVector<std::string> params{"const void *a", "const void *b"};
+/// A kernel's inputs, in the order of its launcher and of its PyTorch function: A, B, the
+/// operands, the inits of accumulated results.
+static SmallVector<std::string> kernelInputs(GemmOp op) {
+  SmallVector<std::string> inputs{"a", "b"};
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    params.push_back("const void *operand" + std::to_string(i));
+    inputs.push_back("operand" + std::to_string(i));
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
     if (op.getMode(r).isAccumulate())
-      params.push_back("const void *init" + std::to_string(r));
+      inputs.push_back("init" + std::to_string(r));
+  return inputs;
+}
+
+/// The launcher's parameter list.
+SmallVector<std::string> CudaEmitter::launcherParams(GemmOp op) {
+  SmallVector<std::string> params;
+  for (const std::string &input : kernelInputs(op))
+    params.push_back("const void *" + input);
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
     params.push_back("void *result" + std::to_string(r));
   params.append({"int m", "int n", "int k", "long long lda", "long long ldb", "long long ldd",
@@ -889,12 +897,9 @@ static const char *torchDtype(Type t) {
 /// launches on the current stream and turns a failing status into a Python error.
 void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
   unsigned numResults = op.getNumResults();
-  SmallVector<std::string> params{"torch::Tensor a", "torch::Tensor b"};
-  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    params.push_back("torch::Tensor operand" + std::to_string(i));
-  for (unsigned r = 0; r < numResults; ++r)
-    if (op.getMode(r).isAccumulate())
-      params.push_back("torch::Tensor init" + std::to_string(r));
+  SmallVector<std::string> inputs = kernelInputs(op), params;
+  for (const std::string &input : inputs)
+    params.push_back("torch::Tensor " + input);
   std::string ret = numResults == 1 ? "torch::Tensor" : "std::vector<torch::Tensor>";
   os << "static " << ret << " coda_torch_" << name << "(";
   llvm::interleaveComma(params, os);
@@ -949,24 +954,24 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
   os << "  const at::cuda::CUDAGuard guard(a.device());\n";
   os << "  auto workspace = torch::empty({static_cast<int64_t>(" << name
      << "_workspace_size(m, n, k))}, a.options().dtype(at::kByte));\n";
-  os << "  int status = " << name << "(a.data_ptr(), b.data_ptr()";
-  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    os << ", operand" << i << ".data_ptr()";
-  for (unsigned r = 0; r < numResults; ++r)
-    if (op.getMode(r).isAccumulate())
-      os << ", init" << r << ".data_ptr()";
-  for (const std::string &out : outs)
-    os << ", " << out << ".data_ptr()";
-  os << ", m, n, k, a.stride(0), b.stride(0), " << nOut
+  os << "  int status = " << name << "(";
+  for (const std::string &tensor : llvm::concat<const std::string>(inputs, outs))
+    os << tensor << ".data_ptr(), ";
+  os << "m, n, k, a.stride(0), b.stride(0), " << nOut
      << ", workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
+  emitTorchReturn(outs);
+}
+
+/// Ends a PyTorch function: a failing status as a Python error, then its result(s).
+void CudaEmitter::emitTorchReturn(ArrayRef<std::string> outs) {
   os << "  TORCH_CHECK(status == CODA_OK, fn, \": \", coda_status_string(status));\n";
-  if (numResults == 1)
+  if (outs.size() == 1) {
     os << "  return " << outs[0] << ";\n}\n\n";
-  else {
-    os << "  return {";
-    llvm::interleaveComma(outs, os);
-    os << "};\n}\n\n";
+    return;
   }
+  os << "  return {";
+  llvm::interleaveComma(outs, os);
+  os << "};\n}\n\n";
 }
 
 //===----------------------------------------------------------------------===//
@@ -1568,18 +1573,13 @@ void CudaEmitter::emitTorchLauncherWrapper(StringRef name, StringRef launcher, A
   os << "  int status = " << launcher << "(";
   for (unsigned i = 0, e = ins.size(); i < e; ++i)
     os << "in" << i << ".data_ptr(), ";
-  for (unsigned i = 0, e = outs.size(); i < e; ++i)
-    os << "out" << i << ".data_ptr(), ";
-  os << "workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
-  os << "  TORCH_CHECK(status == CODA_OK, fn, \": \", coda_status_string(status));\n";
-  if (outs.size() == 1) {
-    os << "  return out0;\n}\n\n";
-  } else {
-    os << "  return {";
-    for (unsigned i = 0, e = outs.size(); i < e; ++i)
-      os << (i ? ", " : "") << "out" << i;
-    os << "};\n}\n\n";
+  SmallVector<std::string> results;
+  for (unsigned i = 0, e = outs.size(); i < e; ++i) {
+    results.push_back("out" + std::to_string(i));
+    os << results.back() << ".data_ptr(), ";
   }
+  os << "workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
+  emitTorchReturn(results);
 }
 
 LogicalResult CudaEmitter::emitModule(ModuleOp module) {
@@ -1664,12 +1664,8 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
     bodyStream << "PYBIND11_MODULE(TORCH_EXTENSION_NAME, module) {\n";
     for (auto &[op, name] : kernels) {
       bodyStream << "  module.def(\"" << name << "\", &coda_torch_" << name << ", \"" << name
-                 << "(a, b";
-      for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-        bodyStream << ", operand" << i;
-      for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
-        if (op.getMode(r).isAccumulate())
-          bodyStream << ", init" << r;
+                 << "(";
+      llvm::interleaveComma(kernelInputs(op), bodyStream);
       bodyStream << ") -> " << (op.getNumResults() == 1 ? "result" : "[results]")
                  << ": coda.gemm #" << name.substr(name.rfind('_') + 2) << " of @"
                  << op->getParentOfType<func::FuncOp>().getSymName() << "\");\n";
