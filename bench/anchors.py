@@ -41,19 +41,18 @@ GEMM = {"bias_gelu": (0, 1), "residual_rmsnorm": (0, 1), "rmsnorm_qkv": (0, 2),
         "down_residual": (0, 1)}
 
 
-def emit(case, args):
-    """coda-opt --coda-fuse, then coda-translate, unless emitted elsewhere."""
-    cu = os.path.join(args.out, f"{case}.cu")
-    build = args.build
-    opt, translate = (os.path.join(build, "bin", t) for t in ("coda-opt", "coda-translate"))
+def fuse_and_emit(name, program, args):
+    """`coda-opt --coda-fuse` of `program`, then `coda-translate` with the PyTorch binding, into
+    OUT/<name>.cu; without the tools, the file emitted there beforehand."""
+    cu = os.path.join(args.out, f"{name}.cu")
+    opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
     if os.path.exists(translate):
-        fused = os.path.join(args.out, f"{case}.fused.mlir")
-        subprocess.run([opt, "--coda-fuse", os.path.join(HERE, "programs", "anchor", f"{case}.mlir"),
-                        "-o", fused], check=True)
+        fused = os.path.join(args.out, f"{name}.fused.mlir")
+        subprocess.run([opt, "--coda-fuse", program, "-o", fused], check=True)
         subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", fused, "-o", cu],
                        check=True)
     elif not os.path.exists(cu):
-        sys.exit(f"anchors: no {translate} and no {cu}")
+        sys.exit(f"no {translate} and no {cu}")
     return cu
 
 
@@ -76,14 +75,6 @@ def random_inputs(case):
     return tuple(xs)
 
 
-def as_list(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
-def rel_err(out, ref):
-    return ((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-30)).item()
-
-
 def time_interleaved(fns, reps):
     times = {name: [] for name in fns}
     for _ in range(3):  # warm-up
@@ -102,18 +93,17 @@ def time_interleaved(fns, reps):
 
 
 def bench_case(case, args):
-    module, seconds = check_examples.build(f"anchor_{case}", emit(case, args), args)
+    program = os.path.join(HERE, "programs", "anchor", f"{case}.mlir")
+    module, seconds = check_examples.build(f"anchor_{case}",
+                                           fuse_and_emit(f"anchor_{case}", program, args), args)
     fn = programs.CASES[case]
     torch.manual_seed(0)
     xs = random_inputs(case)
-    if hasattr(module, "main_prepare"):
-        prepared = as_list(module.main_prepare(*xs))
-        coda = lambda: module.main_prepared(*xs, *prepared)  # noqa: E731
-    else:
-        coda = lambda: module.main(*xs)  # noqa: E731
-    outs = as_list(coda())
-    refs = as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
-    err = max(rel_err(o, r) for o, r in zip(outs, refs))
+    call = check_examples.prepared_call(module, xs)
+    coda = lambda: call(*xs)  # noqa: E731
+    outs = check_examples.as_list(coda())
+    refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+    err = max(check_examples.rel_err(o, r) for o, r in zip(outs, refs))
     del refs
     a, b = xs[GEMM[case][0]], xs[GEMM[case][1]]
     fns = {"coda": coda, "cublas_gemm": lambda: torch.matmul(a, b.t()), "eager": lambda: fn(*xs)}

@@ -14,7 +14,6 @@ Usage: bench/block.py [--emitted DIR] [--builds DIR] [--reps N]
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 import torch
@@ -28,28 +27,6 @@ import block_programs as block  # noqa: E402
 import check_examples  # noqa: E402
 
 
-def emit(half, args):
-    cu = os.path.join(args.out, f"block_{half}.cu")
-    opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
-    if os.path.exists(translate):
-        fused = os.path.join(args.out, f"block_{half}.fused.mlir")
-        subprocess.run([opt, "--coda-fuse", os.path.join(HERE, "programs", "block", "llama3-8b",
-                                                          f"{half}.mlir"), "-o", fused], check=True)
-        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", fused, "-o", cu],
-                       check=True)
-    elif not os.path.exists(cu):
-        sys.exit(f"block: no {translate} and no {cu}")
-    return cu
-
-
-def prepared_call(module, xs):
-    """The module's function with its weights prepared once (when it has a preparation)."""
-    if hasattr(module, "main_prepare"):
-        prepared = anchors.as_list(module.main_prepare(*xs))
-        return lambda *ys: module.main_prepared(*ys, *prepared)
-    return module.main
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
@@ -61,8 +38,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
     s = block.LLAMA3_8B
-    pre_module, _ = check_examples.build("block_pre", emit("pre", args), args)
-    post_module, _ = check_examples.build("block_post", emit("post", args), args)
+    modules = {}
+    for half in ("pre", "post"):
+        program = os.path.join(HERE, "programs", "block", "llama3-8b", f"{half}.mlir")
+        modules[half], _ = check_examples.build(
+            f"block_{half}", anchors.fuse_and_emit(f"block_{half}", program, args), args)
 
     torch.manual_seed(0)
     xs = list(block.inputs(s, device="cuda", make=lambda *shape: (
@@ -76,9 +56,9 @@ def main():
     xs[3], xs[4] = torch.cos(angles).to(torch.bfloat16), torch.sin(angles).to(torch.bfloat16)
     x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down = xs
 
-    pre = prepared_call(pre_module, [x, g1, w_qkv, cos, sin])
-    post = prepared_call(post_module, [torch.empty(s["M"], s["NQ"] * s["HD"], dtype=torch.bfloat16,
-                                                   device="cuda"), x, w_o, g2, w_gu, w_down])
+    pre = check_examples.prepared_call(modules["pre"], [x, g1, w_qkv, cos, sin])
+    attn_shape = torch.empty(s["M"], s["NQ"] * s["HD"], dtype=torch.bfloat16, device="cuda")
+    post = check_examples.prepared_call(modules["post"], [attn_shape, x, w_o, g2, w_gu, w_down])
 
     def coda():
         q, k, v = pre(x, g1, w_qkv, cos, sin)
@@ -89,7 +69,7 @@ def main():
 
     out = coda()
     ref = block.forward(*[t.float() for t in xs], s)
-    err = anchors.rel_err(out, ref)
+    err = check_examples.rel_err(out, ref)
     del ref
     compiled = torch.compile(block.forward)
     autotuned = torch.compile(block.forward, mode="max-autotune-no-cudagraphs")

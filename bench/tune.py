@@ -93,14 +93,13 @@ def measure(args):
         torch.manual_seed(0)
         xs = anchors.random_inputs(case)
         fn = anchors.programs.CASES[case]
-        refs = anchors.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+        refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
         calls = {}
         for v in group:
-            m = modules[v["name"]]
-            prepared = anchors.as_list(m.main_prepare(*xs)) if hasattr(m, "main_prepare") else []
-            call = (lambda m=m, p=prepared: m.main_prepared(*xs, *p)) if prepared else (
-                lambda m=m: m.main(*xs))
-            err = max(anchors.rel_err(o, r) for o, r in zip(anchors.as_list(call()), refs))
+            prepared = check_examples.prepared_call(modules[v["name"]], xs)
+            call = lambda prepared=prepared: prepared(*xs)  # noqa: E731
+            err = max(check_examples.rel_err(o, r)
+                      for o, r in zip(check_examples.as_list(call()), refs))
             if err > anchors.BOUND:
                 print(f"{v['name']}: {v['config']} wrong (rel err {err:.1e}), left out")
                 continue

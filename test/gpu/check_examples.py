@@ -189,7 +189,22 @@ def build(name, cu, args):
 
 
 def rel_err(out, ref):
-    return ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
+    """max|out - ref| / max|ref|, in fp32."""
+    return ((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-30)).item()
+
+
+def as_list(x):
+    """A binding's result(s) as a list."""
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def prepared_call(module, xs, function="main"):
+    """`function` of a module, with its weights prepared once from `xs` by `<function>_prepare`
+    when it has one (the call then takes the same arguments as `function`)."""
+    if hasattr(module, f"{function}_prepare"):
+        prepared = as_list(getattr(module, f"{function}_prepare")(*xs))
+        return lambda *ys: getattr(module, f"{function}_prepared")(*ys, *prepared)
+    return getattr(module, function)
 
 
 def check_function(name, module):
@@ -201,10 +216,8 @@ def check_one_function(name, module, function, make):
     torch.manual_seed(1)
     inputs, refs = make()
     if function.endswith("_prepared"):  # weights prepared once by <f>_prepare, then passed in
-        prepared = getattr(module, function[: -len("d")])(*inputs)
-        inputs = inputs + (tuple(prepared) if isinstance(prepared, (list, tuple)) else (prepared,))
-    outs = getattr(module, function)(*inputs)
-    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        inputs = inputs + tuple(as_list(getattr(module, function[: -len("d")])(*inputs)))
+    outs = as_list(getattr(module, function)(*inputs))
     torch.cuda.synchronize()
     errs = [rel_err(o, r) for o, r in zip(outs, refs)]
     ok = all(e <= BOUND for e in errs)
@@ -229,7 +242,7 @@ def check(name, module, shapes):
         torch.manual_seed(m * 31 + n * 7 + k)
         inputs, refs = EXAMPLES[name](m, n, k)
         outs = fn(*inputs)
-        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        outs = as_list(outs)
         torch.cuda.synchronize()
         errs = [rel_err(o, r) for o, r in zip(outs, refs)]
         passed = all(e <= BOUND for e in errs) and all(
@@ -258,7 +271,7 @@ def check_refusals(name, module):
             ok &= good
             print(f"  {name:20s} M={m} N={n} K={k}: refused: {msg[:100]}" + ("" if good else "  FAIL"))
             continue
-        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        outs = as_list(outs)
         errs = [rel_err(o, r) for o, r in zip(outs, refs)]
         good = n % 8 != 0 and all(e <= BOUND for e in errs)  # only N = 7 may run, and right
         ok &= good
