@@ -7,9 +7,10 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
   bench/tune.py emit DIR [--top N]     (where LLVM is) fuses every anchor program, and for each
                                        kernel writes one .cu per candidate (a one-entry tuning
                                        database each) and DIR/manifest.json
-  bench/tune.py measure DIR            (on the GPU) builds every variant, checks it against the
-                                       PyTorch reference, times the variants of a case
-                                       interleaved (medians of --reps), and writes the fastest
+  bench/tune.py measure DIR            (on the GPU) builds every variant (--build-only: only
+                                       that), checks it against the PyTorch reference, times the
+                                       variants of a case and cuBLAS's GEMM alone interleaved
+                                       (medians of --reps), and writes the fastest
                                        per kernel into bench/results/tuning-h200.json, with the
                                        model's choice and its time beside it
 
@@ -78,10 +79,19 @@ def measure(args):
         variants = [v for v in variants if v["case"] == args.only]
     build_args = argparse.Namespace(out=args.dir, builds=args.builds)
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
+
+    def build(v):
+        try:
+            return check_examples.build(v["name"], os.path.join(args.dir, v["name"] + ".cu"),
+                                        build_args)[0]
+        except Exception as e:  # one variant that does not build leaves the others standing
+            print(f"{v['name']}: {v['config']} did not build: {str(e).splitlines()[-1][:200]}")
+            return None
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
-        modules = dict(zip([v["name"] for v in variants], pool.map(
-            lambda v: check_examples.build(v["name"], os.path.join(args.dir, v["name"] + ".cu"),
-                                           build_args)[0], variants)))
+        modules = dict(zip([v["name"] for v in variants], pool.map(build, variants)))
+    if args.build_only:
+        return
     db_path = os.path.join(HERE, "results", "tuning-h200.json")
     db = {"device": torch.cuda.get_device_name(), "kernels": {}, "measured": {}}
     if os.path.exists(db_path):
@@ -96,6 +106,8 @@ def measure(args):
         refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
         calls = {}
         for v in group:
+            if modules[v["name"]] is None:
+                continue
             prepared = check_examples.prepared_call(modules[v["name"]], xs)
             call = lambda prepared=prepared: prepared(*xs)  # noqa: E731
             err = max(check_examples.rel_err(o, r)
@@ -105,15 +117,20 @@ def measure(args):
                 continue
             calls[v["name"]] = call
         del refs
+        # cuBLAS GEMM alone, interleaved with the variants, as the yardstick.
+        a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
+        calls["cublas_gemm"] = lambda: torch.matmul(a, b.t())
         ms = anchors.time_interleaved(calls, args.reps)
+        gemm_ms = ms.pop("cublas_gemm")
         by_name = {v["name"]: v for v in group}
         best = min(ms, key=ms.get)
         model = next(v["name"] for v in group if v["rank"] == 0)
         for name, t in sorted(ms.items(), key=lambda kv: kv[1]):
             print(f"{case:18s} rank {by_name[name]['rank']} {json.dumps(by_name[name]['config'])} "
-                  f"{t:.3f} ms (model {by_name[name]['model_ms']:.3f})")
+                  f"{t:.3f} ms = {t / gemm_ms:.3f}x cuBLAS {gemm_ms:.3f} "
+                  f"(model {by_name[name]['model_ms']:.3f})", flush=True)
         db["kernels"][key] = by_name[best]["config"]
-        db["measured"][key] = {"case": case, "best_ms": ms[best],
+        db["measured"][key] = {"case": case, "best_ms": ms[best], "cublas_gemm_ms": gemm_ms,
                                "model_choice_ms": ms.get(model), "gain_over_model":
                                (ms[model] / ms[best]) if model in ms else None,
                                "times_ms": {json.dumps(by_name[n]["config"]): t for n, t in ms.items()}}
@@ -131,6 +148,8 @@ def main():
     parser.add_argument("--top", type=int, default=7, help="candidates per kernel (emit)")
     parser.add_argument("--reps", type=int, default=21)
     parser.add_argument("--only", default=None, help="one case (measure)")
+    parser.add_argument("--build-only", action="store_true",
+                        help="build every variant (in parallel) and stop (measure)")
     args = parser.parse_args()
     (emit if args.stage == "emit" else measure)(args)
 

@@ -5,8 +5,10 @@
 //   IndexedCompute<Fn>  a compute node whose functor also receives each element's global row
 //                       and column: for index-dependent epilogues and for pairwise epilogues,
 //                       whose functor works on the adjacent column pairs of a fragment.
-//   GlobalLoad<T>       an operand read at each element's coordinates: an [M, N] matrix, or an
-//                       [M, T] table read at column j mod T (RoPE's cos/sin).
+//   GlobalLoad<T, P>    an operand read at each element's coordinates: an [M, N] matrix, or,
+//                       with a period P, an [M, P] table read at column j mod P (RoPE's cos/sin).
+//                       (An [M, N] operand typed like D goes through CUTLASS's Sm90SrcFetch
+//                       instead: a TMA load of the collective's C.)
 //   GlobalStore<T, P>   a second output written at each element's coordinates: as is, one value
 //                       per column pair (pairwise contract: [M, N/2]), or two values per element
 //                       (pairwise expand: [M, 2N]).
@@ -123,13 +125,13 @@ struct IndexedCompute : CoordNode<IndexedComputeCallbacks<Fn>::template type, No
   using CoordNode<IndexedComputeCallbacks<Fn>::template type, NoArguments>::CoordNode;
 };
 
-/// Reads x[row, col mod period] (row stride ld) at each element; 0 outside the problem.
+/// Reads x[row, col] (row stride ld) at each element, or x[row, col mod Period] for a table of
+/// Period columns (a constant, so that the modulo is a mask); 0 outside the problem.
 template <class Element> struct GlobalLoadArguments {
   Element const *ptr = nullptr;
   long long ld = 0;
-  int period = 0;
 };
-template <class Element> struct GlobalLoadCallbacks {
+template <class Element, int Period> struct GlobalLoadCallbacks {
   template <class Coords> struct type : EmptyConsumerStoreCallbacks {
     CUTLASS_DEVICE type(Coords coords, GlobalLoadArguments<Element> const &params)
         : coords(coords), params(params) {}
@@ -145,16 +147,17 @@ template <class Element> struct GlobalLoadCallbacks {
       CUTLASS_PRAGMA_UNROLL
       for (int i = 0; i < F; ++i) {
         bool in = rows[i] < coords.M && cols[i] < coords.N;
-        out[i] = in ? float(params.ptr[rows[i] * params.ld + cols[i] % params.period]) : 0.f;
+        int col = Period > 0 ? int(unsigned(cols[i]) % Period) : cols[i];
+        out[i] = in ? float(params.ptr[rows[i] * params.ld + col]) : 0.f;
       }
       return out;
     }
   };
 };
-template <class Element>
-struct GlobalLoad
-    : CoordNode<GlobalLoadCallbacks<Element>::template type, GlobalLoadArguments<Element>> {
-  using CoordNode<GlobalLoadCallbacks<Element>::template type,
+template <class Element, int Period = 0>
+struct GlobalLoad : CoordNode<GlobalLoadCallbacks<Element, Period>::template type,
+                              GlobalLoadArguments<Element>> {
+  using CoordNode<GlobalLoadCallbacks<Element, Period>::template type,
                   GlobalLoadArguments<Element>>::CoordNode;
 };
 

@@ -51,6 +51,9 @@ struct ResultPlan {
 struct KernelPlan {
   std::optional<PairwiseMode> pairwise;
   bool hasSource = false; // the D result accumulates into C
+  /// An [M, N] operand of D's element type read through the collective's C (a TMA load
+  /// pipelined with the mainloop) instead of per-thread loads; -1 if none.
+  int sourceOperand = -1;
   int dResult = -1;
   SmallVector<std::string> operandElements;
   SmallVector<ResultPlan> results;
@@ -372,6 +375,15 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
     }
     plan.results.push_back(result);
   }
+  // C is free when no result accumulates: the first matrix operand shaped and typed like D
+  // (a residual, say) takes it.
+  if (!plan.hasSource && plan.dResult >= 0)
+    for (unsigned i = 0, e = plan.operandElements.size(); i < e; ++i)
+      if (op.getRole(i) == OperandRole::Matrix &&
+          plan.operandElements[i] == plan.results[plan.dResult].element) {
+        plan.sourceOperand = i;
+        break;
+      }
   return plan;
 }
 
@@ -540,8 +552,13 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "  using LayoutB = cutlass::layout::" << (op.getTransposeB() ? "ColumnMajor" : "RowMajor")
      << "; // B is " << (op.getTransposeB() ? "[N, K]" : "[K, N]") << "\n";
   os << "  using LayoutD = cutlass::layout::RowMajor;\n";
-  os << "  using ElementC = " << (plan.hasSource ? "ElementD" : "void") << ";"
-     << (plan.hasSource ? " // the init, read through the collective's C" : "") << "\n";
+  if (plan.hasSource)
+    os << "  using ElementC = ElementD; // the init, read through the collective's C\n";
+  else if (plan.sourceOperand >= 0)
+    os << "  using ElementC = " << plan.operandElements[plan.sourceOperand] << "; // operand #"
+       << plan.sourceOperand << ", read through the collective's C\n";
+  else
+    os << "  using ElementC = void;\n";
 
   // The DAG's nodes, in topological order.
   SmallVector<std::string> nodes;
@@ -564,9 +581,15 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       nodes.push_back(fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float>");
       break;
     case OperandRole::Matrix:
-    case OperandRole::Tiled:
-      nodes.push_back("coda::rt::GlobalLoad<" + t + ">");
+      nodes.push_back(int(i) == plan.sourceOperand ? fusion + "Sm90SrcFetch<ElementC>"
+                                                   : "coda::rt::GlobalLoad<" + t + ">");
       break;
+    case OperandRole::Tiled: {
+      std::string period =
+          std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
+      nodes.push_back("coda::rt::GlobalLoad<" + t + ", " + period + ">");
+      break;
+    }
     }
     edges.push_back("cute::seq<>");
   }
@@ -720,6 +743,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     os << " || !coda_aligned(result" << plan.dResult << ")";
     if (plan.hasSource)
       os << " || !coda_aligned(init" << plan.dResult << ")";
+    if (plan.sourceOperand >= 0)
+      os << " || n % K::kAlignD != 0 || !coda_aligned(operand" << plan.sourceOperand << ")";
   }
   os << ")\n    return CODA_MISALIGNED;\n";
   os << "  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});\n";
@@ -731,12 +756,19 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   std::string dPtr = plan.dResult >= 0
                          ? "static_cast<K::ElementD *>(result" + std::to_string(plan.dResult) + ")"
                          : "nullptr";
-  std::string cPtr = plan.hasSource ? "static_cast<const K::ElementD *>(init" +
+  std::string cPtr = plan.hasSource ? "static_cast<const K::ElementC *>(init" +
                                           std::to_string(plan.dResult) + ")"
-                                    : "nullptr";
+                     : plan.sourceOperand >= 0
+                         ? "static_cast<const K::ElementC *>(operand" +
+                               std::to_string(plan.sourceOperand) + ")"
+                         : "nullptr";
+  // An init shares D's leading dimension; an operand is packed.
+  if (plan.sourceOperand >= 0)
+    os << "  auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});\n";
   os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},\n";
   os << "      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},\n";
-  os << "      {{}, " << cPtr << ", sD, " << dPtr << ", sD}};\n";
+  os << "      {{}, " << cPtr << ", " << (plan.sourceOperand >= 0 ? "sC" : "sD") << ", " << dPtr
+     << ", sD}};\n";
   os << "  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));\n";
   if (!reductions.empty()) {
     os << "  size_t offsets[" << reductions.size() << "];\n";
@@ -759,11 +791,11 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       nodeArgs.push_back("{" + ptr + "}");
       break;
     case OperandRole::Matrix:
-      nodeArgs.push_back("{" + ptr + ", n, n}");
+      nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}" : "{" + ptr + ", n}");
       break;
     case OperandRole::Tiled: {
       std::string t = std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
-      nodeArgs.push_back("{" + ptr + ", " + t + ", " + t + "}");
+      nodeArgs.push_back("{" + ptr + ", " + t + "}");
       break;
     }
     }

@@ -52,20 +52,26 @@
 // ACCUM:         using ElementC = ElementD; // the init, read through the collective's C
 // ACCUM:         cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>,  // 0
 // ACCUM:       extern "C" int main_k0(const void *a, const void *b, const void *init0, void *result0,
-// ACCUM:         {{[{][{][}]}}, static_cast<const K::ElementD *>(init0), sD, static_cast<K::ElementD *>(result0), sD{{[}][}]}};
+// ACCUM:         {{[{][{][}]}}, static_cast<const K::ElementC *>(init0), sD, static_cast<K::ElementD *>(result0), sD{{[}][}]}};
 
 // Reduce, several results, a matrix operand: the stored sum goes through D, its square into a
 // CUTLASS row reduction (ColReduction, FinalReduction = false: per-tile partials in the
-// workspace), combined in tile order after the GEMM.
+// workspace), combined in tile order after the GEMM. The residual, typed like D, is read
+// through the collective's C (a TMA load), with its own packed stride.
 // REDUCE:       // Value stream 1: result #1, squared for the sum of squares.
 // REDUCE:         v[e] = out[1] * out[1];
-// REDUCE:         coda::rt::GlobalLoad<cutlass::bfloat16_t>,  // 0
+// REDUCE:         using ElementC = cutlass::bfloat16_t; // operand #0, read through the collective's C
+// REDUCE:         cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>,  // 0
 // REDUCE-NEXT:    coda::rt::IndexedCompute<main_k0_v0>,  // 1
 // REDUCE-NEXT:    coda::rt::IndexedCompute<main_k0_v1>,  // 2
 // REDUCE-NEXT:    cutlass::epilogue::fusion::Sm90ColReduction<coda::rt::Sum, coda::rt::Sum, coda::rt::Sum, 0, TileShape, float, float, {{.*}}, /*FinalReduction=*/false>,  // 3
 // REDUCE:       static size_t main_k0_partials(int m, int n, size_t *offsets) {
 // REDUCE:         at += coda_round_up(tilesM * K::kTileM * tilesN * sizeof(float));
-// REDUCE:         args.epilogue.thread = {{[{]}}{static_cast<const cutlass::bfloat16_t *>(operand0), n, n}, {}, {}, {partials + offsets[0], 0.f}, {}};
+// REDUCE:         || n % K::kAlignD != 0 || !coda_aligned(operand0))
+// REDUCE-NEXT:      return CODA_MISALIGNED;
+// REDUCE:         auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});
+// REDUCE:         {{[{][{][}]}}, static_cast<const K::ElementC *>(operand0), sC, static_cast<K::ElementD *>(result0), sD{{[}][}]}};
+// REDUCE:         args.epilogue.thread = {{[{][{][}]}}, {}, {}, {partials + offsets[0], 0.f}, {}};
 // REDUCE:         if (coda::rt::launchCombine<coda::rt::Combiner::Sum, float>(partials + offsets[0], static_cast<float *>(result1), m, int(tilesN), tilesM * K::kTileM, 1, stream) != cudaSuccess)
 
 // Contract: the region sees the pair (2p, 2p+1) and the pair index; the contracted value goes
@@ -82,10 +88,10 @@
 // ROTATE:      main_k0_epilogue(acc[e], acc[e + 1], x0[e], x0[e + 1], x1[e], x1[e + 1], rows[e], cols[e] / 2, out);
 // ROTATE-NEXT: v[e] = out[0];
 // ROTATE-NEXT: v[e + 1] = out[1];
-// ROTATE:      coda::rt::GlobalLoad<float>,  // 0
-// ROTATE-NEXT: coda::rt::GlobalLoad<float>,  // 1
+// ROTATE:      coda::rt::GlobalLoad<float, 128>,  // 0
+// ROTATE-NEXT: coda::rt::GlobalLoad<float, 128>,  // 1
 // ROTATE:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0 || n % 128 != 0)
-// ROTATE:      {static_cast<const float *>(operand0), 128, 128}, {static_cast<const float *>(operand1), 128, 128}
+// ROTATE:      {static_cast<const float *>(operand0), 128}, {static_cast<const float *>(operand1), 128}
 
 // Expand: two streams (even and odd output column) into one direct store of 2N columns.
 // EXPAND:      // Value stream 0: result #0 (even output column).
