@@ -19,6 +19,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 Usage: bench/anchors.py [--emitted DIR] [--builds DIR] [--only CASE] [--reps N] [--no-compile]
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import statistics
@@ -92,10 +93,13 @@ def time_interleaved(fns, reps):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def bench_case(case, args):
+def build_case(case, args):
     program = os.path.join(HERE, "programs", "anchor", f"{case}.mlir")
-    module, seconds = check_examples.build(f"anchor_{case}",
-                                           fuse_and_emit(f"anchor_{case}", program, args), args)
+    return check_examples.build(f"anchor_{case}", fuse_and_emit(f"anchor_{case}", program, args),
+                                args)
+
+
+def bench_case(case, module, seconds, args):
     fn = programs.CASES[case]
     torch.manual_seed(0)
     xs = random_inputs(case)
@@ -190,11 +194,14 @@ def main():
     if args.only and os.path.exists(json_path):  # one case at a time adds to the file
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(cases)) as pool:  # nvcc in parallel
+        built = dict(zip(cases, pool.map(lambda c: build_case(c, args), cases)))
     for case in cases:
-        results["cases"][case] = bench_case(case, args)
+        results["cases"][case] = bench_case(case, *built[case], args)
         torch.cuda.empty_cache()
-    write_reports(results, json_path, os.path.join(args.results, "anchors-h200.png"),
-                  os.path.join(ROOT, "docs", "performance.md"))
+        # After every case, so that a run cut short keeps what it measured.
+        write_reports(results, json_path, os.path.join(args.results, "anchors-h200.png"),
+                      os.path.join(ROOT, "docs", "performance.md"))
     return 0 if all(r["passed"] for r in results["cases"].values()) else 1
 
 

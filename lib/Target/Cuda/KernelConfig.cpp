@@ -3,8 +3,12 @@
 // The model (stage 1) estimates a persistent sm90 GEMM on an H200: 132 SMs, 989 TFLOP/s of
 // dense bf16, 4.8 TB/s of HBM. A configuration's time is its waves of tiles times the time of
 // one tile: the mainloop at an efficiency that grows with the tile (operand bytes per flop fall),
-// plus the epilogue's memory traffic, which ping-pong overlaps with the other warp group's
-// mainloop and cooperative does not. Clusters multicast operands (a small gain) but round the
+// plus the epilogue: its memory traffic and its arithmetic, which ping-pong overlaps with the
+// other warp group's mainloop and cooperative does not. The epilogue's arithmetic rate (simple
+// fp32 operations per clock and SM) is what the H200 showed on bias+GELU, SwiGLU and LM head +
+// log-sum-exp (bench/results/tuning-h200.json): about 17 for cooperative's two warp groups
+// together, 7 for one ping-pong warp group, far under the SM's 128 lanes (dependent chains,
+// few warps). Clusters multicast operands (a small gain) but round the
 // tile grid up to whole clusters. Raster order is left to the scheduler's heuristic: the model
 // cannot tell L2 reuse apart; stage 2 times the alternatives.
 //
@@ -55,7 +59,8 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
 }
 
 SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p) {
-  constexpr double sms = 132, peak = 989e12, hbm = 4.8e12;
+  constexpr double sms = 132, peak = 989e12, hbm = 4.8e12, clock = 1.98e9;
+  constexpr double cooperativeOpsPerClock = 17, pingpongOpsPerClock = 7.2;
   struct Shape {
     int m, n;
     bool pingpong;
@@ -64,7 +69,8 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
   const Shape shapes[] = {{128, 256, false, 0.80}, {256, 128, false, 0.78},
                           {128, 128, false, 0.70}, {128, 128, true, 0.74},
                           {64, 256, true, 0.72}};
-  const int clusters[][2] = {{1, 1}, {2, 1}, {1, 2}};
+  // 2x1 first: it wins ties (an epilogue-bound ping-pong), and its multicast halves B's loads.
+  const int clusters[][2] = {{2, 1}, {1, 1}, {1, 2}};
   SmallVector<std::pair<KernelConfig, double>> ranked;
   for (const Shape &s : shapes)
     for (const auto &c : clusters) {
@@ -80,7 +86,9 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
       double waves = std::ceil(tilesM * tilesN / sms);
       double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
       double mainloop = 2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast);
-      double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms);
+      double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms) +
+                        s.m * s.n * p.epilogueOpsPerElement /
+                            ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) * clock);
       double perTile = s.pingpong ? std::max(mainloop, epilogue) : mainloop + epilogue;
       ranked.push_back({config, waves * perTile * 1e3});
     }

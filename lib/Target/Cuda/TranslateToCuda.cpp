@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -209,9 +210,7 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       .Case([&](arith::MinNumFOp) { return call("fminf"); })
       .Case([&](arith::ExtFOp e) { return define(e.getResult(), name(e.getIn())); })
       .Case([&](arith::TruncFOp t) -> LogicalResult {
-        // Keep the rounding of the narrower type.
-        Type to = t.getType();
-        // (define rounds to the narrow type.)
+        // define rounds to the narrower type.
         return define(t.getResult(), name(t.getIn()));
       })
       .Case([&](arith::IndexCastOp c) { return define(c.getResult(), name(c.getIn())); })
@@ -253,13 +252,26 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       })
       .Case([&](math::ExpOp) { return call("__expf"); })
       .Case([&](math::LogOp) { return call("__logf"); })
-      .Case([&](math::TanhOp) { return call("tanhf"); })
+      // Rounded to bf16 or f16, tanh.approx's error (about 2^-11) disappears.
+      .Case([&](math::TanhOp t) {
+        return call(isa<BFloat16Type, Float16Type>(t.getType()) ? "coda::rt::tanhApprox" : "tanhf");
+      })
       .Case([&](math::ErfOp) { return call("erff"); })
       .Case([&](math::RsqrtOp) { return call("rsqrtf"); })
       .Case([&](math::SqrtOp) { return call("sqrtf"); })
       .Case([&](math::AbsFOp) { return call("fabsf"); })
       .Case([&](math::PowFOp) { return call("powf"); })
       .Case([&](math::FPowIOp p) {
+        // Small constant powers (x², x³ of GELU and RMSNorm) as products: powf is dozens of
+        // instructions per element.
+        IntegerAttr exponent;
+        if (matchPattern(p.getRhs(), m_Constant(&exponent)) &&
+            exponent.getValue().getSExtValue() >= 1 && exponent.getValue().getSExtValue() <= 4) {
+          std::string x = name(p.getLhs()), product = x;
+          for (int64_t i = 1; i < exponent.getValue().getSExtValue(); ++i)
+            product += " * " + x;
+          return define(p.getResult(), product);
+        }
         return define(p.getResult(), "powf(" + name(p.getLhs()) + ", (float)" + name(p.getRhs()) + ")");
       })
       .Default([&](Operation *other) {
@@ -455,6 +467,43 @@ void CudaEmitter::emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan 
   os << "    return v;\n  }\n};\n\n";
 }
 
+/// The epilogue's arithmetic per accumulator element for the model, in simple fp32 operations:
+/// the region's ops (library calls weighted by their length, each bf16/f16 rounding one more),
+/// and the work of the DAG's nodes (coordinates, per-thread loads and stores, reductions).
+static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
+  double region = 0;
+  op.getEpilogue().walk([&](Operation *o) {
+    if (isa<arith::ConstantOp, YieldOp>(o))
+      return;
+    Type t = o->getNumResults() ? o->getResult(0).getType() : Type();
+    bool narrow = t && isa<BFloat16Type, Float16Type>(t) && !isa<arith::ExtFOp>(o);
+    double cost = llvm::TypeSwitch<Operation *, double>(o)
+                      .Case([&](math::TanhOp) { return narrow ? 4.0 : 20.0; })
+                      .Case<math::ErfOp>([](auto) { return 20.0; })
+                      .Case<math::PowFOp>([](auto) { return 40.0; })
+                      .Case([](math::FPowIOp p) {
+                        IntegerAttr e;
+                        return matchPattern(p.getRhs(), m_Constant(&e)) ? 3.0 : 40.0;
+                      })
+                      .Case<math::ExpOp, math::LogOp, math::RsqrtOp, math::SqrtOp>(
+                          [](auto) { return 4.0; })
+                      .Case<arith::DivFOp>([](auto) { return 6.0; })
+                      .Default([](Operation *) { return 1.0; });
+    region += cost + (narrow ? 1 : 0);
+  });
+  double ops = region * plan.streams.size() / op.getInArity() + 2; // + coordinates
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    ops += (op.getRole(i) == OperandRole::Matrix || op.getRole(i) == OperandRole::Tiled) &&
+                   int(i) != plan.sourceOperand
+               ? 4
+               : 1;
+  for (const ResultPlan &result : plan.results)
+    ops += result.sink == Sink::Store    ? 3
+           : result.sink == Sink::Reduce ? (result.mode.getCombiner() == Combiner::LogSumExp ? 8 : 3)
+                                         : 0;
+  return ops;
+}
+
 /// The database's configuration for this kernel, else the analytic model's best; the choice
 /// and the model's ranking go into the file as comments (bench/tune.py reads them).
 KernelConfig CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
@@ -467,8 +516,9 @@ KernelConfig CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     if (op.getRole(i) == OperandRole::Matrix)
       bytes += bytesOf(cast<ShapedType>(op.getExtras()[i].getType()).getElementType());
+  double ops = epilogueOpsPerElement(op, plan);
   SmallVector<std::pair<KernelConfig, double>> ranked =
-      rankConfigs({op.getM(), op.getN(), op.getK(), bytes});
+      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops});
 
   // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
   std::string text;
@@ -482,6 +532,8 @@ KernelConfig CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
   os << "// coda-tuning-key: " << key << "\n";
   os << "// configuration: " << chosen.str()
      << (it != tuningDb.end() ? " (tuning database)" : " (analytic model)") << "\n";
+  os << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
+     << llvm::formatv("{0:f0}", ops) << " fp32 ops per element\n";
   // Stage 2's candidates: the model's best per tile and schedule, and the best with the two
   // explicit raster orders (the model does not tell them apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
@@ -1113,6 +1165,61 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
 
 /// A __global__ function for one linalg.generic: one thread per point of the parallel loops,
 /// the reduction loops in order inside, the outputs' running values in registers.
+namespace {
+/// How one output of a reduction generic folds in a value: out = combine(value, out).
+struct WarpCombine {
+  Operation *op;     // the combining op, which the warp version replaces
+  Value value;       // what it folds into the output
+  const char *fn;    // the combine as a C function of two floats ("" for +, * as operators)
+  const char *sym;   // or as an operator
+  const char *identity;
+};
+} // namespace
+
+/// A generic that reduces its innermost loop dimension into f32 outputs, each by a plain fold
+/// out = combine(f(inputs), out), runs one warp per output point: lanes stride along the
+/// reduced dimension (coalesced for row-major inputs), then combine by shuffles in a fixed
+/// order (deterministic). Returns the folds, or nothing when the generic is not of that form.
+static std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp generic) {
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  if (iterators.empty() || iterators.back() != utils::IteratorType::reduction ||
+      llvm::count(iterators, utils::IteratorType::reduction) != 1 || ranges.back() < 64)
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(generic.getBlock()->getTerminator());
+  SmallVector<WarpCombine> folds;
+  for (OpOperand &init : generic.getDpsInitsMutable()) {
+    BlockArgument out = generic.getMatchingBlockArgument(&init);
+    Value yielded = yield.getValues()[init.getOperandNumber() - generic.getNumDpsInputs()];
+    Operation *op = yielded.getDefiningOp();
+    if (!out.getType().isF32() || !out.hasOneUse() || !op || !yielded.hasOneUse() ||
+        op->getBlock() != generic.getBlock() || op->getNumOperands() != 2 ||
+        (op->getOperand(0) != out && op->getOperand(1) != out) ||
+        op->getOperand(0) == op->getOperand(1))
+      return std::nullopt;
+    Value value = op->getOperand(0) == out ? op->getOperand(1) : op->getOperand(0);
+    if (value.getParentBlock() != generic.getBlock())
+      return std::nullopt; // a value from above: rare, left to the sequential loop
+    std::optional<WarpCombine> fold =
+        llvm::TypeSwitch<Operation *, std::optional<WarpCombine>>(op)
+            .Case([&](arith::AddFOp) { return WarpCombine{op, value, "", "+", "0.f"}; })
+            .Case([&](arith::MulFOp) { return WarpCombine{op, value, "", "*", "1.f"}; })
+            .Case<arith::MaximumFOp, arith::MaxNumFOp>(
+                [&](auto) { return WarpCombine{op, value, "fmaxf", "", "-INFINITY"}; })
+            .Case<arith::MinimumFOp, arith::MinNumFOp>(
+                [&](auto) { return WarpCombine{op, value, "fminf", "", "INFINITY"}; })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!fold)
+      return std::nullopt;
+    folds.push_back(*fold);
+  }
+  return folds;
+}
+
+static std::string combineExpr(const WarpCombine &c, const std::string &a, const std::string &b) {
+  return *c.fn ? std::string(c.fn) + "(" + a + ", " + b + ")" : a + " " + c.sym + " " + b;
+}
+
 LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                              SmallVectorImpl<Value> &params) {
   names.clear();
@@ -1150,7 +1257,14 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     os << (i ? ", " : "") << (i < numInputs ? "const " : "") << *bufferElement(type.getElementType())
        << " *__restrict__ p" << i;
   }
-  os << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+  std::optional<SmallVector<WarpCombine>> folds = warpReduction(generic);
+  if (folds) {
+    os << ") {\n  // One warp per output point.\n";
+    os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
+    os << "  int lane = threadIdx.x % 32;\n";
+  } else {
+    os << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+  }
   os << "  if (point >= " << points << "LL) return;\n";
   int64_t stride = points;
   for (unsigned d = 0; d < ranges.size(); ++d)
@@ -1178,15 +1292,22 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     if (failed(type) || failed(index))
       return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
     os << "  " << *type << " " << valueName(arg);
-    if (!arg.use_empty())
-      os << " = coda::rt::load(p" << firstInit + i << ", " << *index << ")";
-    os << ";\n";
+    if (folds)
+      os << " = " << (*folds)[i].identity << "; // this lane's part\n";
+    else
+      os << (arg.use_empty() ? "" : " = coda::rt::load(p" + std::to_string(firstInit + i) + ", " +
+                                        *index + ")")
+         << ";\n";
   }
   std::string inner = "  ";
   for (unsigned d = 0; d < ranges.size(); ++d)
     if (iterators[d] != utils::IteratorType::parallel) {
-      os << inner << "for (long long " << dims[d] << " = 0; " << dims[d] << " < " << ranges[d]
-         << "LL; ++" << dims[d] << ") {\n";
+      if (folds)
+        os << inner << "for (long long " << dims[d] << " = lane; " << dims[d] << " < "
+           << ranges[d] << "LL; " << dims[d] << " += 32) {\n";
+      else
+        os << inner << "for (long long " << dims[d] << " = 0; " << dims[d] << " < " << ranges[d]
+           << "LL; ++" << dims[d] << ") {\n";
       inner += "  ";
     }
   indent = inner;
@@ -1202,6 +1323,8 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
        << ");\n";
   }
   for (Operation &op : body.without_terminator()) {
+    if (folds && llvm::any_of(*folds, [&](const WarpCombine &f) { return f.op == &op; }))
+      continue; // folded below, into this lane's part
     // Constants from above are used inside; everything else is a scalar op of the body.
     for (Value v : op.getOperands())
       if (auto c = v.getDefiningOp<arith::ConstantOp>(); c && !names.count(v) &&
@@ -1233,17 +1356,37 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
       return failure();
   }
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
-    os << inner << valueName(generic.getMatchingBlockArgument(&init)) << " = "
-       << valueName(yield.getValues()[i]) << ";\n";
+  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
+    std::string out = valueName(generic.getMatchingBlockArgument(&init));
+    os << inner << out << " = "
+       << (folds ? combineExpr((*folds)[i], out, valueName((*folds)[i].value))
+                 : valueName(yield.getValues()[i]))
+       << ";\n";
+  }
   while (inner.size() > 2) {
     inner.resize(inner.size() - 2);
     os << inner << "}\n";
   }
   indent = "  ";
-  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable()))
-    os << "  coda::rt::store(p" << firstInit + i << ", " << *operandIndex(init) << ", "
-       << valueName(generic.getMatchingBlockArgument(&init)) << ");\n";
+  if (folds) {
+    // The lanes' parts, combined in a fixed butterfly order, then folded into the output.
+    os << "  for (int offset = 16; offset > 0; offset /= 2) {\n";
+    for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
+      std::string out = valueName(generic.getMatchingBlockArgument(&init));
+      os << "    " << out << " = "
+         << combineExpr((*folds)[i], out, "__shfl_xor_sync(0xffffffffu, " + out + ", offset)")
+         << ";\n";
+    }
+    os << "  }\n  if (lane != 0) return;\n";
+  }
+  for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
+    std::string out = valueName(generic.getMatchingBlockArgument(&init));
+    std::string index = *operandIndex(init);
+    std::string p = "p" + std::to_string(firstInit + i);
+    if (folds)
+      out = combineExpr((*folds)[i], "coda::rt::load(" + p + ", " + index + ")", out);
+    os << "  coda::rt::store(" << p << ", " << index << ", " << out << ");\n";
+  }
   os << "}\n\n";
   return success();
 }
@@ -1471,7 +1614,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       for (auto [range, it] : llvm::zip(generic.getStaticLoopRanges(), generic.getIteratorTypesArray()))
         if (it == utils::IteratorType::parallel)
           points *= range;
-      launch(name, points, args);
+      launch(name, warpReduction(generic) ? points * 32 : points, args); // threads
     } else if (auto fill = dyn_cast<linalg::FillOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       auto type = cast<RankedTensorType>(fill.result().getType());
@@ -1734,7 +1877,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"cutlass/util/packed_stride.hpp\"\n";
   os << "#include <algorithm>\n";
   os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Reduce.cuh\"\n";
-  os << "#include \"coda/Runtime/Tensor.cuh\"\n\n";
+  os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n\n";
   os << R"cu(enum coda_status {
   CODA_OK = 0,
   CODA_MISALIGNED = 1,    // a pointer or leading dimension breaks TMA's 16-byte alignment

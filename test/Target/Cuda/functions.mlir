@@ -62,13 +62,20 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // PREP-LABEL: __global__ void layernorm_weights_g1(float *__restrict__ dst) {
 // PREP-NEXT:    long long point
 // PREP-NEXT:    if (point < 192LL) coda::rt::store(dst, point, 0.000000000e+00f);
+// Row sums (a fold over the innermost dimension) run one warp per row: lanes stride along the
+// row, a butterfly of shuffles combines them, lane 0 folds the sum into the output.
 // PREP-LABEL: __global__ void layernorm_weights_g2(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-// PREP:         float [[ACC:v[0-9]+]] = coda::rt::load(p1, d0);
-// PREP-NEXT:    for (long long d1 = 0; d1 < 64LL; ++d1) {
-// PREP:         coda::rt::store(p1, d0, [[ACC]]);
+// PREP:         long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+// PREP-NEXT:    int lane = threadIdx.x % 32;
+// PREP:         float [[ACC:v[0-9]+]] = 0.f; // this lane's part
+// PREP-NEXT:    for (long long d1 = lane; d1 < 64LL; d1 += 32) {
+// PREP:           [[ACC]] = [[ACC]] + {{v[0-9]+}};
+// PREP:         [[ACC]] = [[ACC]] + __shfl_xor_sync(0xffffffffu, [[ACC]], offset);
+// PREP:         if (lane != 0) return;
+// PREP-NEXT:    coda::rt::store(p1, d0, coda::rt::load(p1, d0) + [[ACC]]);
 // PREP:       extern "C" int layernorm_weights_run(
 // PREP:         cudaMemcpyAsync(static_cast<float *>(result1), reinterpret_cast<float *>(ws + 0), 768, cudaMemcpyDeviceToDevice, stream);
-// PREP-NEXT:    layernorm_weights_g2<<<1, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1));
+// PREP-NEXT:    layernorm_weights_g2<<<24, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1));
 
 // A function whose weight preparation reads only its arguments also gets a launcher for the
 // preparation alone and one that takes the prepared weights (what a serving loop calls).

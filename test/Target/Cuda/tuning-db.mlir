@@ -4,6 +4,7 @@
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=MODEL
 // MODEL:       // coda-tuning-key: 8192x4096x4096:[[HASH:[0-9a-f]+]]
 // MODEL-NEXT:  // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic (analytic model)
+// MODEL-NEXT:  // model inputs: epilogue 4.0 bytes and {{[0-9]+}} fp32 ops per element
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model {{[0-9.]+}} ms
 // MODEL:       // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model
 // MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model

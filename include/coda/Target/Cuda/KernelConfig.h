@@ -35,6 +35,8 @@ struct KernelProblem {
   int64_t m, n, k;
   /// Bytes the epilogue moves per accumulator element: stored results, matrix operands, inits.
   double epilogueBytesPerElement;
+  /// The epilogue's arithmetic per accumulator element, in simple fp32 operations.
+  double epilogueOpsPerElement = 0;
 };
 
 /// Stage 1: every configuration, best first, with the model's estimate in milliseconds.
