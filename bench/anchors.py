@@ -16,7 +16,8 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
   3. writes bench/results/anchors-h200.json, a bar chart of the ratios to cuBLAS
      (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md).
 
-Usage: bench/anchors.py [--emitted DIR] [--builds DIR] [--only CASE] [--reps N] [--no-compile]
+Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--only CASE] [--reps N]
+                        [--no-compile]
 """
 import argparse
 import concurrent.futures
@@ -93,7 +94,24 @@ def time_interleaved(fns, reps):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def tuned_variant(case, tuning_dir):
+    """The variant of `case` that bench/tune.py measured fastest (its configuration in
+    bench/results/tuning-h200.json), else the model's choice: its name in `tuning_dir`."""
+    with open(os.path.join(tuning_dir, "manifest.json")) as f:
+        variants = [v for v in json.load(f)["variants"] if v["case"] == case]
+    db_path = os.path.join(HERE, "results", "tuning-h200.json")
+    chosen = {}
+    if os.path.exists(db_path):
+        with open(db_path) as f:
+            chosen = json.load(f).get("kernels", {})
+    best = [v for v in variants if chosen.get(v["key"]) == v["config"]]
+    return (best or [v for v in variants if v["rank"] == 0])[0]
+
+
 def build_case(case, args):
+    if args.from_tuning:  # the tuner's build of the same program, emitted the same way
+        name = tuned_variant(case, args.from_tuning)["name"]
+        return check_examples.build(name, os.path.join(args.from_tuning, f"{name}.cu"), args)
     program = os.path.join(HERE, "programs", "anchor", f"{case}.mlir")
     return check_examples.build(f"anchor_{case}", fuse_and_emit(f"anchor_{case}", program, args),
                                 args)
@@ -178,6 +196,9 @@ def main():
     parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
     parser.add_argument("--emitted", dest="out", default=None)
     parser.add_argument("--builds", default=None)
+    parser.add_argument("--from-tuning", default=None, metavar="DIR",
+                        help="take each case's fastest variant from bench/tune.py's DIR "
+                             "(emitted with --tuning-db; built there already)")
     parser.add_argument("--only", default=None)
     parser.add_argument("--reps", type=int, default=25)
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
@@ -198,6 +219,8 @@ def main():
         built = dict(zip(cases, pool.map(lambda c: build_case(c, args), cases)))
     for case in cases:
         results["cases"][case] = bench_case(case, *built[case], args)
+        if args.from_tuning:
+            results["cases"][case]["config"] = tuned_variant(case, args.from_tuning)["config"]
         torch.cuda.empty_cache()
         # After every case, so that a run cut short keeps what it measured.
         write_reports(results, json_path, os.path.join(args.results, "anchors-h200.png"),
