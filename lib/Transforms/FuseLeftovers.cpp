@@ -93,6 +93,19 @@ static bool dropWideCopy(GemmOp gemm, RewriterBase &rewriter) {
   return false;
 }
 
+/// A value that an elementwise generic makes by widening one float tensor (arith.extf alone).
+static bool isWidening(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 || generic->getNumResults() != 1 ||
+      generic.getNumReductionLoops() != 0)
+    return false;
+  Block &body = *generic.getBlock();
+  auto ext = dyn_cast<arith::ExtFOp>(&body.front());
+  return ext && ext->getNextNode() == body.getTerminator() &&
+         ext.getIn() == body.getArgument(0) &&
+         body.getTerminator()->getOperand(0) == ext.getResult();
+}
+
 namespace {
 struct CodaFuseLeftoversPass : coda::impl::CodaFuseLeftoversBase<CodaFuseLeftoversPass> {
   void runOnOperation() override {
@@ -105,9 +118,12 @@ struct CodaFuseLeftoversPass : coda::impl::CodaFuseLeftoversBase<CodaFuseLeftove
     for (GemmOp gemm : gemms)
       dropWideCopy(gemm, rewriter);
     RewritePatternSet patterns(&getContext());
-    // Only producers with a single user: fusing one with several users would recompute it.
-    linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *fused) { return fused->get().hasOneUse(); });
+    // Only producers with a single user, or plain widenings: fusing another producer with
+    // several users would recompute it, a widening costs a convert where its copy costs a pass
+    // over memory (LayerNorm's f32 x, read by the row sums of x and x²).
+    linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *fused) {
+      return fused->get().hasOneUse() || isWidening(fused->get());
+    });
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       signalPassFailure();
   }

@@ -1,7 +1,8 @@
 // --coda-fuse-leftovers: in a function with kernels, the elementwise chain left outside them
 // (here the normalization of a materialized output, torch-mlir's ops one by one) becomes one
 // generic: one pass over memory instead of three. A producer with several users is not
-// duplicated, and a function without kernels stays as it is.
+// duplicated, unless it only widens (its copy costs a pass over memory, its recomputation a
+// convert), and a function without kernels stays as it is.
 // RUN: coda-opt --coda-fuse-leftovers %s | FileCheck %s
 // RUN: coda-opt --coda-fuse-leftovers %s -o %t.mlir
 // RUN: coda-run %t.mlir --against %s --entry normalize_kernel_output --atol 1e-2 | FileCheck %s --check-prefix=SAME
@@ -75,6 +76,55 @@ func.func @wide_copy(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>, %r: tensor<8x1
     linalg.yield %m : f32
   } -> tensor<8x16xf32>
   return %h, %ss, %scaled : tensor<8x16xbf16>, tensor<8xf32>, tensor<8x16xf32>
+}
+
+// LayerNorm's statistics: x widened to f32 once, read by the row sums of x and of x². Each sum
+// widens x itself; the f32 copy of x is gone.
+// RUN: coda-run %t.mlir --against %s --entry widened_twice --atol 1e-4 | FileCheck %s --check-prefix=SAME
+// CHECK-LABEL: func.func @widened_twice
+// CHECK:         coda.gemm
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%{{.*}} : tensor<8x4xbf16>)
+// CHECK:           arith.extf
+// CHECK:           arith.addf
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%{{.*}} : tensor<8x4xbf16>)
+// CHECK:           arith.extf
+// CHECK:           arith.mulf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @widened_twice(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>)
+    -> (tensor<8x16xf32>, tensor<8x1xf32>, tensor<8x1xf32>) {
+  %h = coda.gemm %x, %w : tensor<8x4xbf16>, tensor<4x16xbf16> -> (store tensor<8x16xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  %e = tensor.empty() : tensor<8x4xf32>
+  %xf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x4xbf16>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %y = arith.extf %a : bf16 to f32
+    linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<8x1xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%s0 : tensor<8x1xf32>) -> tensor<8x1xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%xf : tensor<8x4xf32>) outs(%init : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.addf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<8x1xf32>
+  %sumsq = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%xf : tensor<8x4xf32>) outs(%init : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %sq = arith.mulf %a, %a : f32
+    %y = arith.addf %sq, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<8x1xf32>
+  return %h, %sum, %sumsq : tensor<8x16xf32>, tensor<8x1xf32>, tensor<8x1xf32>
 }
 
 // CHECK-LABEL: func.func @no_kernels

@@ -201,7 +201,9 @@ def CodaFuseLeftovers : Pass<"coda-fuse-leftovers", "::mlir::func::FuncOp"> {
     `linalg.generic`s that torch-mlir wrote one op at a time; every one of them is a pass over
     memory once the function runs on the device. This pass fuses elementwise producers into
     their consumers (upstream linalg elementwise fusion) where the producer has no other user,
-    so nothing is computed twice. Before that, a kernel that stores one value both in bf16/f16
+    so nothing is computed twice, or where it only widens a tensor (LayerNorm's f32 copy of x,
+    read by the row sums of x and x²): a convert in each reader costs less than a copy in
+    memory. Before that, a kernel that stores one value both in bf16/f16
     and, widened, in f32 (torch code upcasting a result for what follows) stops writing the f32
     copy: its readers widen the narrow result themselves, inside their fused loop. Functions
     without kernels stay as they are.
