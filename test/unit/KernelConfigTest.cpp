@@ -1,0 +1,48 @@
+//===- KernelConfigTest.cpp - the analytic configuration model ------------===//
+
+#include "coda/Target/Cuda/KernelConfig.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::coda;
+
+namespace {
+
+TEST(KernelConfigTest, RanksEveryConfigurationFastestFirst) {
+  auto ranked = rankConfigs({8192, 4096, 14336, 4.0, 8});
+  ASSERT_EQ(ranked.size(), 15u); // 5 tile/schedule shapes x 3 clusters
+  for (size_t i = 1; i < ranked.size(); ++i)
+    EXPECT_LE(ranked[i - 1].second, ranked[i].second);
+}
+
+// A light epilogue (down + residual): the large cooperative tile, whose mainloop is the most
+// efficient, wins; nothing needs hiding.
+TEST(KernelConfigTest, LightEpilogueTakesCooperative) {
+  KernelConfig best = rankConfigs({8192, 4096, 14336, 4.0, 8}).front().first;
+  EXPECT_FALSE(best.pingpong);
+  EXPECT_EQ(best.tileM * best.tileN, 128 * 256);
+}
+
+// An epilogue with real arithmetic (LM head + log-sum-exp, SwiGLU): ping-pong overlaps it with
+// the other warp group's mainloop, as measured on the H200.
+TEST(KernelConfigTest, HeavyEpilogueTakesPingpong) {
+  EXPECT_TRUE(rankConfigs({8192, 128256, 4096, 0.0, 26}).front().first.pingpong);
+  EXPECT_TRUE(rankConfigs({8192, 28672, 4096, 1.0, 16}).front().first.pingpong);
+}
+
+// An epilogue longer than a tile's mainloop (bias + GELU through powf and tanhf, about 100
+// ops): one ping-pong warp group cannot keep up, cooperative's two share it (measured on the
+// H200: 4.0 ms cooperative, 6.2 ms ping-pong).
+TEST(KernelConfigTest, VeryHeavyEpilogueTakesCooperative) {
+  EXPECT_FALSE(rankConfigs({8192, 14336, 4096, 2.0, 100}).front().first.pingpong);
+}
+
+// Where the epilogue bounds a ping-pong tile, clusters tie: 2x1 (multicast) comes first.
+TEST(KernelConfigTest, TiesGoToTheTwoByOneCluster) {
+  KernelConfig best = rankConfigs({8192, 14336, 4096, 2.0, 29}).front().first;
+  EXPECT_TRUE(best.pingpong);
+  EXPECT_EQ(best.clusterM, 2);
+  EXPECT_EQ(best.clusterN, 1);
+}
+
+} // namespace
