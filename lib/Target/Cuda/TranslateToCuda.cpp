@@ -1170,8 +1170,8 @@ namespace {
 struct WarpCombine {
   Operation *op;     // the combining op, which the warp version replaces
   Value value;       // what it folds into the output
-  const char *fn;    // the combine as a C function of two floats ("" for +, * as operators)
-  const char *sym;   // or as an operator
+  const char *fn;    // the combine as a call (fmaxf, fminf), or empty
+  const char *sym;   // else as an infix operator (+, *)
   const char *identity;
 };
 } // namespace
