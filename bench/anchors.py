@@ -13,7 +13,8 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      preparation), the case's GEMM alone through cuBLAS (torch.matmul, the limit), the PyTorch
      function eagerly, torch.compile (default) and torch.compile
      (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
-  3. writes bench/results/anchors-h200.json, a bar chart of the ratios to cuBLAS
+  3. lists the kernels coda's call runs with their times (torch.profiler);
+  4. writes bench/results/anchors-h200.json, a bar chart of the ratios to cuBLAS
      (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md).
 
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--only CASE] [--reps N]
@@ -94,6 +95,23 @@ def time_interleaved(fns, reps):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def kernel_times(fn, reps=10):
+    """The GPU kernels one call of `fn` runs, with their mean times in µs (torch.profiler):
+    where a fused function's time goes, kernel by kernel."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+    times = {}
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            times[event.name] = times.get(event.name, 0.0) + event.time_range.elapsed_us() / reps
+    return sorted(([name[:100], round(us, 1)] for name, us in times.items()), key=lambda x: -x[1])
+
+
 def tuned_variant(case, tuning_dir):
     """The variant of `case` that bench/tune.py measured fastest (its configuration in
     bench/results/tuning-h200.json), else the model's choice: its name in `tuning_dir`."""
@@ -139,11 +157,14 @@ def bench_case(case, module, seconds, args):
     result = {f"{name}_ms": t for name, t in ms.items()}
     result.update(ratio_vs_gemm=ms["coda"] / ms["cublas_gemm"], max_rel_err=err,
                   passed=err <= BOUND, build_s=seconds, M=a.shape[0], N=b.shape[0], K=a.shape[1])
+    result["coda_kernels_us"] = kernel_times(coda)
     if "compile_max_autotune" in ms:
         result["ratio_compile_max_autotune_vs_gemm"] = ms["compile_max_autotune"] / ms["cublas_gemm"]
     line = " ".join(f"{name} {t:7.3f}" for name, t in ms.items())
     print(f"{case:18s} {line}  ratio {result['ratio_vs_gemm']:.3f}  rel err {err:.1e}"
           + ("" if result["passed"] else "  FAIL"), flush=True)
+    for name, us in result["coda_kernels_us"]:
+        print(f"{'':20s}{us:9.1f} us  {name}", flush=True)
     return result
 
 

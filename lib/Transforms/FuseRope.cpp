@@ -8,7 +8,8 @@
 //
 // so (d, d + HD/2) is a rotated pair. Permuting each head's weight columns to put the pair at
 // columns (2d, 2d + 1) makes it a pairwise(rotate) epilogue; cos and sin, permuted alike, are
-// `tiled` operands with period HD.
+// `tiled` operands with period HD. Heads that only meet in q·kᵀ may stay permuted; otherwise
+// the kernel writes each pair back into its head's halves (`pairwise(rotate, halves HD)`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -442,22 +443,60 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
   for (Value table : {ranges.front().cos, ranges.front().sin})
     if (Operation *def = table.getDefiningOp(); def && !def->isBeforeInBlock(gemm))
       return false;
+  // The tables become operands tiled with period HD (or HD/2 for interleaved pairs).
+  if (n % ranges.front().hd != 0)
+    return false;
+
+  // Ranges whose rotated heads meet only in a product contracting the head dimension, one as
+  // the left and one as the right operand, keep the permuted order: with P the permutation,
+  // (q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ since P Pᵀ = I. The others get the original order back.
+  DenseSet<unsigned> keepPermuted;
+  for (unsigned a = 0; a < ranges.size(); ++a) {
+    auto [mmA, lhsA] = contractedOverHeadDim(ranges[a].rotated);
+    if (!mmA || !lhsA)
+      continue;
+    for (unsigned b = 0; b < ranges.size(); ++b) {
+      auto [mmB, lhsB] = contractedOverHeadDim(ranges[b].rotated);
+      if (b != a && mmB == mmA && !lhsB) {
+        keepPermuted.insert(a);
+        keepPermuted.insert(b);
+      }
+    }
+  }
+
+  // When some heads must come back in their original order, the kernel writes each rotated
+  // pair into its head's halves itself (`halves`): then every head of the product is permuted,
+  // rotated or not, which needs ranges of whole heads.
+  int64_t hd = ranges.front().hd;
+  bool interleaved = ranges.front().interleaved;
+  bool halves = false;
+  for (unsigned i = 0; i < ranges.size(); ++i)
+    halves |= !interleaved && !keepPermuted.contains(i);
+  if (halves && llvm::any_of(ranges, [&](const RopeRange &r) { return r.c0 % hd != 0; }))
+    return false;
+  SmallVector<RopeRange> permuted(ranges);
+  if (halves) {
+    RopeRange all = ranges.front();
+    all.c0 = 0;
+    all.width = n;
+    permuted.assign({all});
+  }
 
   Location loc = gemm.getLoc();
   rewriter.setInsertionPoint(gemm);
-  int64_t hd = ranges.front().hd;
-  auto permute = [&](OpBuilder &b, Location l, Value col) { return originalColumn(b, l, col, ranges); };
+  auto permute = [&](OpBuilder &b, Location l, Value col) {
+    return originalColumn(b, l, col, permuted);
+  };
 
   // Rotate-half: weights (run once) and column operands (per call, O(N)) permuted, and the
   // tables permuted within a head: new column 2p + odd holds column p + odd * HD/2.
   // Interleaved: nothing moves; the per-pair tables [M, HD/2] are read by both columns of a
   // pair, new column c holding pair c / 2.
-  bool interleaved = ranges.front().interleaved;
   Value weight = gemm.getB();
   if (!interleaved) {
     unsigned nDim = gemm.getTransposeB() ? 0 : 1;
     func::FuncOp prep = createPermuteWeights(
-        module, cast<RankedTensorType>(gemm.getB().getType()), nDim, ranges);
+        module, cast<RankedTensorType>(gemm.getB().getType()), nDim, permuted);
     weight = func::CallOp::create(rewriter, loc, prep, ValueRange{gemm.getB()}).getResult(0);
   }
   SmallVector<Value> extras;
@@ -504,7 +543,7 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
             next += count;
           }
           mapping.map(gemm.getRowIndexArg(), row);
-          mapping.map(gemm.getColIndexArg(), originalColumn(b, l, column, ranges));
+          mapping.map(gemm.getColIndexArg(), originalColumn(b, l, column, permuted));
           for (Operation &op : body.without_terminator())
             b.clone(op, mapping);
           return mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
@@ -531,6 +570,8 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
         YieldOp::create(b, l, ValueRange{arith::SelectOp::create(b, l, inside, r0, x0),
                                          arith::SelectOp::create(b, l, inside, r1, x1)});
       });
+  if (halves)
+    rotated.setHalvesAttr(rewriter.getI64IntegerAttr(hd));
   if (auto bytes = gemm->getAttrOfType<DenseI64ArrayAttr>(kUnfusedBytesAttr)) {
     Traffic before{bytes[0], bytes[1]};
     for (const RopeRange &r : ranges)
@@ -540,25 +581,9 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     rotated->setAttr(kUnfusedBytesAttr, rewriter.getDenseI64ArrayAttr({before.read, before.written}));
   }
 
-  // Ranges whose rotated heads meet only in a product contracting the head dimension, one as
-  // the left and one as the right operand, keep the permuted order: with P the permutation,
-  // (q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ since P Pᵀ = I. The others get the original order back.
-  DenseSet<unsigned> keepPermuted;
-  for (unsigned a = 0; a < ranges.size(); ++a) {
-    auto [mmA, lhsA] = contractedOverHeadDim(ranges[a].rotated);
-    if (!mmA || !lhsA)
-      continue;
-    for (unsigned b = 0; b < ranges.size(); ++b) {
-      auto [mmB, lhsB] = contractedOverHeadDim(ranges[b].rotated);
-      if (b != a && mmB == mmA && !lhsB) {
-        keepPermuted.insert(a);
-        keepPermuted.insert(b);
-      }
-    }
-  }
-
-  // Readers of rotated heads get them from the new result; unless kept permuted, in the
-  // original head order: even columns hold the first half of a head, odd columns the second.
+  // Readers of rotated heads get them from the new result; unless kept permuted or written
+  // into halves, in the original head order: even columns hold the first half of a head, odd
+  // columns the second.
   Value rotatedColumns = rotated->getResult(0);
   for (auto [index, r] : llvm::enumerate(ranges)) {
     rewriter.setInsertionPointAfter(r.rotated.getDefiningOp());
@@ -579,23 +604,7 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
                   tensor::EmptyOp::create(rewriter, loc, headType.getShape(), headType.getElementType()),
                   ArrayRef<int64_t>{1, 0, 2})
                   ->getResult(0);
-    if (r.interleaved || keepPermuted.contains(index)) {
-      rewriter.replaceAllUsesWith(r.rotated, heads);
-      continue;
-    }
-    SmallVector<Value> halves;
-    for (int64_t start : {0, 1}) {
-      SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-                                        rewriter.getIndexAttr(start)};
-      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(r.headsFirst ? r.heads : gemm.getM()),
-                                      rewriter.getIndexAttr(r.headsFirst ? gemm.getM() : r.heads),
-                                      rewriter.getIndexAttr(r.hd / 2)};
-      SmallVector<OpFoldResult> strides{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-                                        rewriter.getIndexAttr(2)};
-      halves.push_back(tensor::ExtractSliceOp::create(rewriter, loc, heads, offsets, sizes, strides));
-    }
-    Value restored = tensor::ConcatOp::create(rewriter, loc, 2, halves);
-    rewriter.replaceAllUsesWith(r.rotated, restored);
+    rewriter.replaceAllUsesWith(r.rotated, heads);
   }
   for (const RopeRange &r : ranges)
     for (Operation *op : r.ops)

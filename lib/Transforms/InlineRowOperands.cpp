@@ -126,6 +126,7 @@ static GemmOp inlineOperand(GemmOp gemm, unsigned index, linalg::GenericOp produ
         for (Operation &op : old)
           b.clone(op, mapping);
       });
+  fused.setHalvesAttr(gemm.getHalvesAttr());
   for (NamedAttribute attr : gemm->getDiscardableAttrs())
     fused->setAttr(attr.getName(), attr.getValue());
   Value replaced = gemm.getExtras()[index];

@@ -6,7 +6,7 @@
 // Why q·kᵀ is unchanged: the permuted heads are q P and k P for one permutation matrix P of the
 // head dimension, and (q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ because P Pᵀ = I. When the rotated heads
 // only meet in that product (qk_rope_scores) they stay permuted; when q is also returned
-// (qk_rope) the original order is restored with two stride-2 slices. Both runs below compare
+// (qk_rope) the kernel writes the pairs back into the heads' halves. Every run below compares
 // the rewritten program with the original on random inputs.
 // RUN: split-file %s %t
 // RUN: coda-opt --coda-fuse %t/qk_rope_scores.mlir -o %t/qk_rope_scores.fused.mlir
@@ -17,7 +17,10 @@
 // RUN: coda-run %t/qk_rope_interleaved.fused.mlir --against %t/qk_rope_interleaved.mlir | FileCheck %s --check-prefix=SAME
 // RUN: FileCheck %s --check-prefix=INTERLEAVED < %t/qk_rope_interleaved.fused.mlir
 // RUN: FileCheck %s --check-prefix=SCORES < %t/qk_rope_scores.fused.mlir
-// RUN: FileCheck %s --check-prefix=RESTORE < %t/qk_rope.fused.mlir
+// RUN: FileCheck %s --check-prefix=HALVES < %t/qk_rope.fused.mlir
+// RUN: coda-opt --coda-fuse %t/qk_rope_ragged.mlir -o %t/qk_rope_ragged.fused.mlir
+// RUN: coda-run %t/qk_rope_ragged.fused.mlir --against %t/qk_rope_ragged.mlir | FileCheck %s --check-prefix=SAME
+// RUN: FileCheck %s --check-prefix=RAGGED < %t/qk_rope_ragged.fused.mlir
 // SAME-NOT: MISMATCH
 // SAME: result #0: {{.*}}: ok
 // SAME-NOT: MISMATCH
@@ -52,12 +55,20 @@
 // INTERLEAVED-NOT:   tensor.concat
 // INTERLEAVED-NOT:   coda_rope_permute
 
-// RESTORE-LABEL: func.func @qk_rope
-// RESTORE:       coda.gemm {{.*}} pairwise(rotate)
-// RESTORE:       tensor.extract_slice %{{.*}}[0, 0, 0] [2, 8, 4] [1, 1, 2]
-// RESTORE:       tensor.extract_slice %{{.*}}[0, 0, 1] [2, 8, 4] [1, 1, 2]
-// RESTORE:       tensor.concat dim(2)
+// When q is returned, the kernel writes each rotated pair into its head's halves itself
+// (`halves 8`): every head of the merged product is permuted and nothing is restored after it.
+// HALVES-LABEL: func.func @qk_rope
+// HALVES:       call @coda_rope_permute_32x32_c0w32d8(
+// HALVES:       coda.gemm {{.*}} pairwise(rotate, halves 8)
+// HALVES-NOT:   tensor.extract_slice {{.*}} [1, 1, 2]
+// HALVES-NOT:   tensor.concat
 
+// With a projection of 4 columns merged beside q, the product (20 columns) is not made of
+// whole heads: cos and sin cannot be tiled operands, and RoPE stays outside the kernel.
+// RAGGED-LABEL: func.func @qk_rope_ragged
+// RAGGED:       coda.gemm {{.*}} : tensor<8x32xf32>, tensor<20x32xf32>
+// RAGGED-NOT:   pairwise
+// RAGGED:       tensor.concat dim(2)
 
 //--- qk_rope_scores.mlir
 // q, k = rope(x @ wq.t() as [H, M, HD], cos, sin), rope(x @ wk.t() ...); return q @ k.transpose(1, 2)
@@ -301,5 +312,53 @@ module {
     %19 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
     %20 = linalg.batch_matmul ins(%collapsed, %transposed_13 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%19 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
     return %20 : tensor<2x8x8xf32>
+  }
+}
+
+//--- qk_rope_ragged.mlir
+// q = rope(x @ wq.t() as [H, M, HD], cos, sin) and p = x @ wp.t() (4 columns), both returned
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+module {
+  func.func @qk_rope_ragged(%arg0: tensor<8x32xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<4x32xf32>, %arg3: tensor<8x8xf32>, %arg4: tensor<8x8xf32>) -> (tensor<2x8x8xf32>, tensor<8x4xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<32x16xf32>
+    %transposed = linalg.transpose ins(%arg1 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %1 = tensor.empty() : tensor<8x16xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = linalg.matmul ins(%arg0, %transposed : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded = tensor.expand_shape %3 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %4 = tensor.empty() : tensor<2x8x8xf32>
+    %transposed_0 = linalg.transpose ins(%expanded : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %6 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%transposed_0, %arg3 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %extracted_slice = tensor.extract_slice %transposed_0[0, 0, 4] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %7 = tensor.empty() : tensor<2x8x4xf32>
+    %8 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%extracted_slice : tensor<2x8x4xf32>) outs(%7 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %17 = arith.negf %in : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x4xf32>
+    %extracted_slice_4 = tensor.extract_slice %transposed_0[0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %concat = tensor.concat dim(2) %8, %extracted_slice_4 : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    %9 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%concat, %arg4 : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.mulf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %10 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%6, %9 : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %17 = arith.addf %in, %in_9 : f32
+      linalg.yield %17 : f32
+    } -> tensor<2x8x8xf32>
+    %11 = tensor.empty() : tensor<32x4xf32>
+    %transposed_p = linalg.transpose ins(%arg2 : tensor<4x32xf32>) outs(%11 : tensor<32x4xf32>) permutation = [1, 0] 
+    %12 = tensor.empty() : tensor<8x4xf32>
+    %13 = linalg.fill ins(%cst : f32) outs(%12 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %14 = linalg.matmul ins(%arg0, %transposed_p : tensor<8x32xf32>, tensor<32x4xf32>) outs(%13 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    return %10, %14 : tensor<2x8x8xf32>, tensor<8x4xf32>
   }
 }

@@ -163,8 +163,10 @@ def CodaFuseRope : Pass<"coda-fuse-rope", "::mlir::ModuleOp"> {
     * the consumers read rotate-half heads in the permuted order. When they only use them
       through a product contracting the head dimension with another head tensor permuted the
       same way (attention's `q · kᵀ`), nothing else is needed: `(q P)(k P)ᵀ = q P Pᵀ kᵀ = q kᵀ`
-      for a permutation matrix `P`. Otherwise the original order is restored with strided
-      slices.
+      for a permutation matrix `P`. Otherwise the kernel writes each rotated pair back into
+      its head's halves (`pairwise(rotate, halves HD)`, every head of the product permuted):
+      the result comes out in the original order, with nothing after the kernel. Products
+      whose columns are not whole heads are left alone.
   }];
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",

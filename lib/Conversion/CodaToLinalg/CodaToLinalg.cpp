@@ -408,6 +408,32 @@ static Value buildReduceResult(OpBuilder &b, Location loc, Value values, ResultM
 }
 
 //===----------------------------------------------------------------------===//
+// 5. Rotate into halves
+//===----------------------------------------------------------------------===//
+
+/// [.., M, N] with pair p of each head of `period` columns at columns 2p, 2p+1 -> the same
+/// heads with the pair at columns p and p + period/2: a reshape to [.., M, H, period/2, 2],
+/// a transpose of the last two dimensions, and the reshape back.
+static Value pairsToHalves(OpBuilder &b, Location loc, Value v, int64_t period) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape().drop_back());
+  shape.append({type.getShape().back() / period, period / 2, 2});
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    reassoc.push_back({d});
+  reassoc.push_back({rank - 1, rank, rank + 1});
+  Value pairs = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, reassoc);
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank + 2));
+  std::swap(perm[rank], perm[rank + 1]);
+  std::swap(shape[rank], shape[rank + 1]);
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  Value halves = linalg::TransposeOp::create(b, loc, pairs, init, perm)->getResult(0);
+  return tensor::CollapseShapeOp::create(b, loc, type, halves, reassoc);
+}
+
+//===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
 
@@ -420,8 +446,13 @@ LogicalResult mlir::coda::expandGemmOp(RewriterBase &rewriter, GemmOp op) {
   SmallVector<Value> replacements;
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r) {
     ResultModeAttr mode = op.getMode(r);
-    replacements.push_back(mode.isReduce() ? buildReduceResult(rewriter, loc, full[r], mode)
-                                           : full[r]);
+    // (Row reductions see the same values whatever the column order.)
+    if (mode.isReduce())
+      replacements.push_back(buildReduceResult(rewriter, loc, full[r], mode));
+    else if (std::optional<uint64_t> halves = op.getHalves())
+      replacements.push_back(pairsToHalves(rewriter, loc, full[r], *halves));
+    else
+      replacements.push_back(full[r]);
   }
   rewriter.replaceOp(op, replacements);
   return success();

@@ -30,6 +30,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::coda;
 
@@ -368,8 +370,9 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
         return op.emitOpError("result #") << r << " must be bf16, f16 or f32 for the CUDA backend",
                failure();
       result.element = *t;
-      // The collective's TMA store writes the first result shaped like the accumulator.
-      if (plan.dResult < 0 && !contract && !expand) {
+      // The collective's TMA store writes the first result shaped like the accumulator (and
+      // in its column order: not a rotation into halves).
+      if (plan.dResult < 0 && !contract && !expand && !op.getHalves()) {
         plan.dResult = r;
         result.sink = Sink::D;
         plan.hasSource = mode.isAccumulate();
@@ -661,9 +664,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     for (unsigned v : result.values)
       in += (in.empty() ? "" : ", ") + std::to_string(plan.streamNode(v));
     if (result.sink == Sink::Store) {
-      const char *columns = plan.pairwise == PairwiseMode::Contract ? "Contract"
+      std::string columns = plan.pairwise == PairwiseMode::Contract ? "Contract"
                             : plan.pairwise == PairwiseMode::Expand ? "Expand"
-                                                                    : "Same";
+                            : op.getHalves() ? "Halves, " + std::to_string(*op.getHalves())
+                                             : "Same";
       nodes.push_back("coda::rt::GlobalStore<" + result.element + ", coda::rt::Columns::" + columns + ">");
     } else {
       Combiner c = result.mode.getCombiner();
@@ -779,9 +783,15 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << ") {\n";
   os << "  using K = " << traits << ";\n  using G = K::Gemm;\n";
   os << "  if (m < 1 || n < 1 || k < 1" << (op.getInArity() == 2 ? " || n % 2 != 0" : "");
+  // Periods N must be a multiple of: tiled operands' and the heads rotated into halves.
+  std::set<int64_t> periods;
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     if (op.getRole(i) == OperandRole::Tiled)
-      os << " || n % " << cast<ShapedType>(op.getExtras()[i].getType()).getShape().back() << " != 0";
+      periods.insert(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
+  if (std::optional<uint64_t> halves = op.getHalves())
+    periods.insert(*halves);
+  for (int64_t period : periods)
+    os << " || n % " << period << " != 0";
   os << ")\n    return CODA_BAD_SHAPE;\n";
   os << "  if (lda < " << (op.getTransposeA() ? "m" : "k") << " || ldb < "
      << (op.getTransposeB() ? "k" : "n") << (plan.dResult >= 0 ? " || ldd < n" : "")
@@ -1893,7 +1903,7 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   case CODA_MISALIGNED: return "misaligned: TMA needs 16-byte aligned pointers and rows (for 16-bit types: K, N and leading dimensions multiples of 8)";
   case CODA_UNSUPPORTED: return "CUTLASS cannot implement this problem";
   case CODA_LAUNCH_FAILED: return "kernel launch failed";
-  case CODA_BAD_SHAPE: return "bad shape: sizes must be positive, leading dimensions at least the row length, N even for pairwise kernels and a multiple of a tiled operand's period";
+  case CODA_BAD_SHAPE: return "bad shape: sizes must be positive, leading dimensions at least the row length, N even for pairwise kernels and a multiple of a tiled operand's period (and of the heads rotated into halves)";
   }
   return "unknown status";
 }

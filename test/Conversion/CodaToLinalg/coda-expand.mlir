@@ -100,6 +100,28 @@ func.func @rotate_accumulate(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>,
 
 // -----
 
+// Rotate into halves: the pairs' columns [4, 8, 2] as heads of 8 columns [4, 2, 4, 2], the
+// last two dimensions swapped, so that pair d of a head lands at columns d and d + 4.
+
+// CHECK-LABEL: func.func @rotate_halves
+// CHECK:       %[[R:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x8x2xf32>)
+// CHECK:       %[[C:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<4x8x2xf32> into tensor<4x16xf32>
+// CHECK:       %[[H:.*]] = tensor.expand_shape %[[C]] {{\[}}[0], [1, 2, 3]] output_shape [4, 2, 4, 2]
+// CHECK:       %[[T:.*]] = linalg.transpose ins(%[[H]] : tensor<4x2x4x2xf32>) outs(%{{.*}} : tensor<4x2x2x4xf32>) permutation = [0, 1, 3, 2]
+// CHECK:       %[[OUT:.*]] = tensor.collapse_shape %[[T]] {{\[}}[0], [1, 2, 3]] : tensor<4x2x2x4xf32> into tensor<4x16xf32>
+// CHECK:       return %[[OUT]]
+func.func @rotate_halves(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = coda.gemm %x, %w pairwise(rotate, halves 8) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x16xf32>)
+      epilogue(%a: f32, %b: f32, %i: index, %p: index) {
+    %n = arith.negf %b : f32
+    coda.yield %n, %a : f32, f32
+  }
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
 // Expand: one accumulator value per invocation, two output columns.
 
 // CHECK-LABEL: func.func @expand

@@ -485,3 +485,63 @@ module attributes {coda.weight_prep} {
 func.func @unknown_attr() attributes {coda.fast} {
   return
 }
+
+// -----
+
+func.func @halves_without_rotate(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{halves 8 needs pairwise(rotate)}}
+  %0 = coda.gemm %a, %b pairwise(contract, halves 8) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x8xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    coda.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @halves_not_dividing(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{halves 6 must be an even number of columns dividing N = 16}}
+  %0 = coda.gemm %a, %b pairwise(rotate, halves 6) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x16xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    coda.yield %x, %y : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @halves_odd(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{halves 1 must be an even number of columns dividing N = 16}}
+  %0 = coda.gemm %a, %b pairwise(rotate, halves 1) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x16xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    coda.yield %x, %y : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @halves_column_reduction(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{result #0 (#coda.result<reduce<col, sum>>) reads output columns, which halves 8 moves; expected store or reduce<row, ...>}}
+  %0 = coda.gemm %a, %b pairwise(rotate, halves 8) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (reduce<col, sum> tensor<16xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    coda.yield %x, %y : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @halves_missing_period(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{expected integer value}}
+  %0 = coda.gemm %a, %b pairwise(rotate, halves) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x16xf32>)
+      epilogue(%x: f32, %y: f32, %i: index, %j: index) {
+    coda.yield %x, %y : f32, f32
+  }
+  return
+}

@@ -93,6 +93,18 @@ func.func @pairwise_rotate_and_expand(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>,
   return %0, %1#0, %1#1 : tensor<4x16xf32>, tensor<4x32xf32>, tensor<32xf32>
 }
 
+// CHECK-LABEL: func.func @rotate_into_halves
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} pairwise(rotate, halves 8) : tensor<4x8xf32>, tensor<8x16xf32>
+// CHECK-NEXT:    -> (store tensor<4x16xf32>, reduce<row, sumsq> tensor<4xf32>)
+func.func @rotate_into_halves(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4xf32>) {
+  %0:2 = coda.gemm %x, %w pairwise(rotate, halves 8) : tensor<4x8xf32>, tensor<8x16xf32>
+      -> (store tensor<4x16xf32>, reduce<row, sumsq> tensor<4xf32>)
+      epilogue(%a: f32, %b: f32, %i: index, %p: index) {
+    coda.yield %b, %a, %a, %b : f32, f32, f32, f32
+  }
+  return %0#0, %0#1 : tensor<4x16xf32>, tensor<4xf32>
+}
+
 // CHECK-LABEL: func.func @batched_transposed_with_indices
 // CHECK:       coda.gemm %{{.*}}, %{{.*}} transpose_a transpose_b : tensor<2x16x8xf16>, tensor<2x32x16xf16>
 // CHECK-NEXT:    with(%{{.*}} as row : tensor<2x8xi64>)

@@ -6,6 +6,7 @@
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/residual_rmsnorm.mlir | FileCheck %s --check-prefix=REDUCE
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/swiglu.mlir | FileCheck %s --check-prefix=CONTRACT
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope.mlir | FileCheck %s --check-prefix=ROTATE
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=HALVES
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/expand.mlir | FileCheck %s --check-prefix=EXPAND
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/lm_head_ce.mlir | FileCheck %s --check-prefix=LSE
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/pre_post_activation.mlir | FileCheck %s --check-prefix=OUTPUTS
@@ -90,8 +91,15 @@
 // ROTATE-NEXT: v[e + 1] = out[1];
 // ROTATE:      coda::rt::GlobalLoad<float, 128>,  // 0
 // ROTATE-NEXT: coda::rt::GlobalLoad<float, 128>,  // 1
-// ROTATE:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0 || n % 128 != 0)
+// ROTATE:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
 // ROTATE:      {static_cast<const float *>(operand0), 128}, {static_cast<const float *>(operand1), 128}
+
+// Rotated into halves: no D (its columns are not the accumulator's); each pair's values go
+// to columns d and d + 64 of their head through GlobalStore.
+// HALVES:      using EVT = coda::rt::WithoutD<cutlass::bfloat16_t,
+// HALVES:      coda::rt::GlobalStore<cutlass::bfloat16_t, coda::rt::Columns::Halves, 128>,
+// HALVES:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
+// HALVES:      {static_cast<cutlass::bfloat16_t *>(result0), n}
 
 // Expand: two streams (even and odd output column) into one direct store of 2N columns.
 // EXPAND:      // Value stream 0: result #0 (even output column).

@@ -236,6 +236,7 @@ struct ReadOperandOnce : OpRewritePattern<GemmOp> {
           for (Operation &inner : old)
             b.clone(inner, mapping);
         });
+    deduped.setHalvesAttr(op.getHalvesAttr());
     for (NamedAttribute attr : op->getDiscardableAttrs())
       deduped->setAttr(attr.getName(), attr.getValue());
     rewriter.replaceOp(op, deduped->getResults());
@@ -252,7 +253,7 @@ void GemmOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext
 // GemmOp assembly format
 //===----------------------------------------------------------------------===//
 //
-//   coda.gemm %a, %b [transpose_a] [transpose_b] [pairwise(contract|rotate|expand)]
+//   coda.gemm %a, %b [transpose_a] [transpose_b] [pairwise(contract|rotate[, halves T]|expand)]
 //       : type(a), type(b)
 //       [with(%x as row : type, ...)]
 //       -> (store type, accumulate(%init) type, reduce<row, sum> type, ...)
@@ -268,6 +269,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
 
   bool transposeA = false, transposeB = false;
   std::optional<PairwiseMode> pairwise;
+  IntegerAttr halves;
   while (true) {
     if (succeeded(parser.parseOptionalKeyword("transpose_a"))) {
       transposeA = true;
@@ -276,12 +278,20 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     } else if (succeeded(parser.parseOptionalKeyword("pairwise"))) {
       StringRef name;
       llvm::SMLoc loc = parser.getCurrentLocation();
-      if (parser.parseLParen() || parser.parseKeyword(&name) || parser.parseRParen())
+      if (parser.parseLParen() || parser.parseKeyword(&name))
         return failure();
       pairwise = symbolizePairwiseMode(name);
       if (!pairwise)
         return parser.emitError(loc) << "unknown pairwise mode '" << name
                                      << "'; expected 'contract', 'rotate' or 'expand'";
+      if (succeeded(parser.parseOptionalComma())) {
+        int64_t period = 0;
+        if (parser.parseKeyword("halves") || parser.parseInteger(period))
+          return failure();
+        halves = builder.getI64IntegerAttr(period);
+      }
+      if (parser.parseRParen())
+        return failure();
     } else {
       break;
     }
@@ -366,6 +376,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
 
   setGemmProperties(builder, result.getOrAddProperties<Properties>(), extras.size(),
                     inits.size(), roles, modes, transposeA, transposeB, pairwise);
+  result.getOrAddProperties<Properties>().halves = halves;
   return success();
 }
 
@@ -376,7 +387,8 @@ void GemmOp::print(OpAsmPrinter &p) {
   if (getTransposeB())
     p << " transpose_b";
   if (std::optional<PairwiseMode> mode = getPairwise())
-    p << " pairwise(" << stringifyPairwiseMode(*mode) << ")";
+    p << " pairwise(" << stringifyPairwiseMode(*mode)
+      << (getHalves() ? ", halves " + std::to_string(*getHalves()) : "") << ")";
   p << " : " << getA().getType() << ", " << getB().getType();
   p.increaseIndent();
   if (!getExtras().empty()) {
@@ -400,7 +412,7 @@ void GemmOp::print(OpAsmPrinter &p) {
   p << ")";
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(), {getRolesAttrName(), getModesAttrName(), getTransposeAAttrName(),
-                            getTransposeBAttrName(), getPairwiseAttrName(),
+                            getTransposeBAttrName(), getPairwiseAttrName(), getHalvesAttrName(),
                             getOperandSegmentSizesAttrName()});
   p.printNewline();
   p << "epilogue(";
@@ -526,6 +538,22 @@ LogicalResult GemmOp::verify() {
     if (Value init = getInitFor(i); init && init.getType() != type)
       return emitOpError("result #") << i << " accumulates into an init of type "
                                      << init.getType() << " but has type " << type;
+  }
+
+  // Rotating into halves moves output columns: only results indexed by rows may see them.
+  if (std::optional<uint64_t> halves = getHalves()) {
+    if (getPairwise() != PairwiseMode::Rotate)
+      return emitOpError("halves ") << *halves << " needs pairwise(rotate)";
+    if (*halves % 2 != 0 || n % static_cast<int64_t>(*halves) != 0)
+      return emitOpError("halves ") << *halves
+                                    << " must be an even number of columns dividing N = " << n;
+    for (unsigned i = 0, e = getNumResults(); i < e; ++i) {
+      ResultModeAttr mode = getMode(i);
+      if (!mode.isStore() && !(mode.isReduce() && mode.getDim() == ReduceDim::Row))
+        return emitOpError("result #") << i << " (" << mode
+                                       << ") reads output columns, which halves " << *halves
+                                       << " moves; expected store or reduce<row, ...>";
+    }
   }
   return success();
 }

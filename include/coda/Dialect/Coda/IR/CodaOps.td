@@ -44,6 +44,12 @@ def Coda_GemmOp : Coda_Op<"gemm", [
     element, producing two output columns `2j` and `2j+1`. The output has `N_out = N/2`, `N` or
     `2N` columns for contract, rotate and expand.
 
+    **Rotate into halves.** `pairwise(rotate, halves T)` writes the two output columns of pair
+    `p = h·T/2 + d` (`d < T/2`) at columns `h·T + d` and `h·T + T/2 + d` instead of `2p` and
+    `2p+1`: the rotate-half layout of heads of `T` columns (RoPE), so that a kernel whose
+    weights were permuted to make the rotated pairs adjacent still returns the heads in their
+    original order. `T` is even and divides N; every result is `store` or `reduce<row, ...>`.
+
     **Region arguments**, in order: the accumulator (two fp32 values `acc[2p]`, `acc[2p+1]` for
     contract and rotate, else one); one value per operand (two, for the columns of the pair,
     for `col` and `matrix` operands in contract and rotate mode); the row index `i` and the
@@ -66,7 +72,8 @@ def Coda_GemmOp : Coda_Op<"gemm", [
     Coda_ResultModeArrayAttr:$modes,
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
-    OptionalAttr<Coda_PairwiseModeAttr>:$pairwise
+    OptionalAttr<Coda_PairwiseModeAttr>:$pairwise,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$halves
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$epilogue);
