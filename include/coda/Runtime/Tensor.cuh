@@ -33,6 +33,60 @@ __device__ __forceinline__ void store(long long *p, long long i, long long v) { 
 __device__ __forceinline__ void store(int *p, long long i, int v) { p[i] = v; }
 __device__ __forceinline__ void store(bool *p, long long i, bool v) { p[i] = v; }
 
+/// Eight consecutive elements in fp32: what a generic kernel moves per 16-byte access (two
+/// for f32) along the contiguous last dimension. `i` is a multiple of 8 and the buffer 16-byte
+/// aligned (the launcher checks the pointers; the emitter, the shapes).
+struct Vec8 {
+  float v[8];
+};
+
+__device__ __forceinline__ Vec8 load8(const float *p, long long i) {
+  float4 a = *reinterpret_cast<const float4 *>(p + i), b = *reinterpret_cast<const float4 *>(p + i + 4);
+  return {{a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}};
+}
+__device__ __forceinline__ float2 toFloat2(__nv_bfloat162 x) { return __bfloat1622float2(x); }
+__device__ __forceinline__ float2 toFloat2(__half2 x) { return __half22float2(x); }
+template <class T2, class T>
+__device__ __forceinline__ Vec8 load8Pairs(const T *p, long long i) {
+  uint4 raw = *reinterpret_cast<const uint4 *>(p + i);
+  const T2 *pairs = reinterpret_cast<const T2 *>(&raw);
+  Vec8 out;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    float2 f = toFloat2(pairs[k]);
+    out.v[2 * k] = f.x;
+    out.v[2 * k + 1] = f.y;
+  }
+  return out;
+}
+__device__ __forceinline__ Vec8 load8(const __nv_bfloat16 *p, long long i) {
+  return load8Pairs<__nv_bfloat162>(p, i);
+}
+__device__ __forceinline__ Vec8 load8(const __half *p, long long i) {
+  return load8Pairs<__half2>(p, i);
+}
+
+__device__ __forceinline__ void store8(float *p, long long i, const Vec8 &x) {
+  *reinterpret_cast<float4 *>(p + i) = make_float4(x.v[0], x.v[1], x.v[2], x.v[3]);
+  *reinterpret_cast<float4 *>(p + i + 4) = make_float4(x.v[4], x.v[5], x.v[6], x.v[7]);
+}
+__device__ __forceinline__ void store8(__nv_bfloat16 *p, long long i, const Vec8 &x) {
+  uint4 raw;
+  __nv_bfloat162 *pairs = reinterpret_cast<__nv_bfloat162 *>(&raw);
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    pairs[k] = __floats2bfloat162_rn(x.v[2 * k], x.v[2 * k + 1]);
+  *reinterpret_cast<uint4 *>(p + i) = raw;
+}
+__device__ __forceinline__ void store8(__half *p, long long i, const Vec8 &x) {
+  uint4 raw;
+  __half2 *pairs = reinterpret_cast<__half2 *>(&raw);
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    pairs[k] = __floats2half2_rn(x.v[2 * k], x.v[2 * k + 1]);
+  *reinterpret_cast<uint4 *>(p + i) = raw;
+}
+
 } // namespace coda::rt
 
 #endif // CODA_RUNTIME_TENSOR_CUH

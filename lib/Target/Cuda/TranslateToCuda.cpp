@@ -94,7 +94,8 @@ private:
   LogicalResult emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
                                      ArrayRef<Operation *> preparations);
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
-                                  SmallVectorImpl<Value> &params);
+                                  SmallVectorImpl<Value> &params,
+                                  SmallVectorImpl<unsigned> &vectorParams);
   void emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
                        ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides = {});
   LogicalResult emitScalarOp(Operation &op);
@@ -1230,8 +1231,42 @@ static std::string combineExpr(const WarpCombine &c, const std::string &a, const
   return *c.fn ? std::string(c.fn) + "(" + a + ", " + b + ")" : a + " " + c.sym + " " + b;
 }
 
+/// Elements per thread along the last loop dimension of a generic kernel outside the
+/// kernels: 8, read and written 16 bytes at a time (coda::rt::load8/store8), when every operand
+/// that depends on that dimension has it, alone, as its contiguous last index, in a float
+/// type, with a last dimension (hence every row offset) a multiple of 8; else 1. Elementwise
+/// generics and warp reductions only.
+static constexpr int64_t kVector = 8;
+static int64_t vectorWidth(linalg::GenericOp generic, bool warp) {
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  if (iterators.empty() || ranges.back() % kVector != 0 ||
+      (!warp && llvm::count(iterators, utils::IteratorType::reduction) != 0))
+    return 1;
+  unsigned last = iterators.size() - 1;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    if (!map.isFunctionOfDim(last)) {
+      // Broadcast along the vector: fine for inputs and for a warp reduction's outputs.
+      if (!warp && generic.isDpsInit(&operand))
+        return 1;
+      continue;
+    }
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    auto lastIndex = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!lastIndex || lastIndex.getPosition() != last || type.getShape().back() % kVector != 0 ||
+        !isa<FloatType>(type.getElementType()) || type.getElementType().getIntOrFloatBitWidth() > 32)
+      return 1;
+    for (AffineExpr e : map.getResults().drop_back())
+      if (e.isFunctionOfDim(last))
+        return 1;
+  }
+  return kVector;
+}
+
 LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRef name,
-                                             SmallVectorImpl<Value> &params) {
+                                             SmallVectorImpl<Value> &params,
+                                             SmallVectorImpl<unsigned> &vectorParams) {
   names.clear();
   nextName = 0;
   Block &body = *generic.getBlock();
@@ -1250,9 +1285,16 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
 
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  std::optional<SmallVector<WarpCombine>> folds = warpReduction(generic);
+  int64_t width = vectorWidth(generic, folds.has_value());
+  unsigned last = ranges.size() - 1;
   SmallVector<std::string> dims;
   for (unsigned d = 0; d < ranges.size(); ++d)
     dims.push_back("d" + std::to_string(d));
+  // With vectors, the last dimension's index is its vector's first element, then each element.
+  SmallVector<std::string> vectorDims(dims);
+  if (width > 1)
+    vectorDims[last] += "v";
   int64_t points = 1;
   for (unsigned d = 0; d < ranges.size(); ++d)
     if (iterators[d] == utils::IteratorType::parallel)
@@ -1260,14 +1302,14 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
 
   os << "// " << name << ": a linalg.generic over [";
   llvm::interleaveComma(ranges, os);
-  os << "] outside the kernels.\n__global__ void " << name << "(";
+  os << "] outside the kernels" << (width > 1 ? ", 8 elements of the last dimension per step" : "")
+     << ".\n__global__ void " << name << "(";
   unsigned numInputs = generic.getNumDpsInputs() + captured.size();
   for (auto [i, v] : llvm::enumerate(params)) {
     auto type = cast<RankedTensorType>(v.getType());
     os << (i ? ", " : "") << (i < numInputs ? "const " : "") << *bufferElement(type.getElementType())
        << " *__restrict__ p" << i;
   }
-  std::optional<SmallVector<WarpCombine>> folds = warpReduction(generic);
   if (folds) {
     os << ") {\n  // One warp per output point.\n";
     os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
@@ -1275,63 +1317,109 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   } else {
     os << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   }
-  os << "  if (point >= " << points << "LL) return;\n";
-  int64_t stride = points;
+  int64_t threads = folds || width == 1 ? points : points / width;
+  os << "  if (point >= " << threads << "LL) return;\n";
+  int64_t stride = threads;
   for (unsigned d = 0; d < ranges.size(); ++d)
     if (iterators[d] == utils::IteratorType::parallel) {
-      stride /= ranges[d];
-      os << "  long long " << dims[d] << " = point / " << stride << "LL % " << ranges[d] << "LL;\n";
+      int64_t range = !folds && d == last ? ranges[d] / width : ranges[d];
+      stride /= range;
+      os << "  long long " << vectorDims[d] << " = point / " << stride << "LL % " << range << "LL"
+         << (!folds && d == last && width > 1 ? " * " + std::to_string(width) + "LL" : "")
+         << ";\n";
     }
-  auto operandIndex = [&](OpOperand &operand) -> FailureOr<std::string> {
+  auto operandIndex = [&](OpOperand &operand, ArrayRef<std::string> at) -> FailureOr<std::string> {
     AffineMap map = generic.getMatchingIndexingMap(&operand);
     SmallVector<std::string> indices;
     for (AffineExpr e : map.getResults()) {
-      FailureOr<std::string> c = affineToC(e, dims);
+      FailureOr<std::string> c = affineToC(e, at);
       if (failed(c))
         return failure();
       indices.push_back(*c);
     }
     return linearIndex(cast<RankedTensorType>(operand.get().getType()), indices);
   };
+  auto vectorized = [&](OpOperand &operand) {
+    return width > 1 && generic.getMatchingIndexingMap(&operand).isFunctionOfDim(last);
+  };
+  auto vectorName = [&](Value arg) { return valueName(arg) + "v"; };
+  vectorParams.clear();
+  for (auto [i, v] : llvm::enumerate(params))
+    if (!llvm::is_contained(captured, v) &&
+        vectorized(i < static_cast<size_t>(generic.getNumDpsInputs())
+                       ? generic->getOpOperand(i)
+                       : *generic.getDpsInitOperand(i - numInputs)))
+      vectorParams.push_back(i);
+
   // Running values of the outputs, read only when the body uses them.
   unsigned firstInit = numInputs;
   for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
     BlockArgument arg = generic.getMatchingBlockArgument(&init);
     FailureOr<std::string> type = cType(generic, arg.getType());
-    FailureOr<std::string> index = operandIndex(init);
+    FailureOr<std::string> index = operandIndex(init, vectorDims);
     if (failed(type) || failed(index))
       return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
-    os << "  " << *type << " " << valueName(arg);
+    std::string p = "p" + std::to_string(firstInit + i);
     if (folds)
-      os << " = " << (*folds)[i].identity << "; // this lane's part\n";
+      os << "  " << *type << " " << valueName(arg) << " = " << (*folds)[i].identity
+         << "; // this lane's part\n";
+    else if (vectorized(init))
+      os << "  coda::rt::Vec8 " << vectorName(arg)
+         << (arg.use_empty() ? "" : " = coda::rt::load8(" + p + ", " + *index + ")") << ";\n";
     else
-      os << (arg.use_empty() ? "" : " = coda::rt::load(p" + std::to_string(firstInit + i) + ", " +
-                                        *index + ")")
-         << ";\n";
+      os << "  " << *type << " " << valueName(arg)
+         << (arg.use_empty() ? "" : " = coda::rt::load(" + p + ", " + *index + ")") << ";\n";
   }
   std::string inner = "  ";
   for (unsigned d = 0; d < ranges.size(); ++d)
     if (iterators[d] != utils::IteratorType::parallel) {
       if (folds)
-        os << inner << "for (long long " << dims[d] << " = lane; " << dims[d] << " < "
-           << ranges[d] << "LL; " << dims[d] << " += 32) {\n";
+        os << inner << "for (long long " << vectorDims[d] << " = lane * " << width << "LL; "
+           << vectorDims[d] << " < " << ranges[d] << "LL; " << vectorDims[d]
+           << " += " << 32 * width << ") {\n";
       else
         os << inner << "for (long long " << dims[d] << " = 0; " << dims[d] << " < " << ranges[d]
            << "LL; ++" << dims[d] << ") {\n";
       inner += "  ";
     }
+  // Vector loads at the vector's first element, then one step per element.
+  if (width > 1) {
+    for (auto [i, input] : llvm::enumerate(generic.getDpsInputOperands())) {
+      BlockArgument arg = generic.getMatchingBlockArgument(input);
+      if (arg.use_empty() || !vectorized(*input))
+        continue;
+      FailureOr<std::string> index = operandIndex(*input, vectorDims);
+      if (failed(index))
+        return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
+      os << inner << "coda::rt::Vec8 " << vectorName(arg) << " = coda::rt::load8(p" << i << ", "
+         << *index << ");\n";
+    }
+    os << inner << "#pragma unroll\n"
+       << inner << "for (int e = 0; e < " << width << "; ++e) {\n";
+    inner += "  ";
+    bool indexed = false;
+    generic.walk([&](linalg::IndexOp index) { indexed |= index.getDim() == last; });
+    if (indexed)
+      os << inner << "long long " << dims[last] << " = " << vectorDims[last] << " + e;\n";
+  }
   indent = inner;
   for (auto [i, input] : llvm::enumerate(generic.getDpsInputOperands())) {
     BlockArgument arg = generic.getMatchingBlockArgument(input);
     if (arg.use_empty())
       continue;
     FailureOr<std::string> type = cType(generic, arg.getType());
-    FailureOr<std::string> index = operandIndex(*input);
+    FailureOr<std::string> index = operandIndex(*input, dims);
     if (failed(type) || failed(index))
       return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
-    os << inner << *type << " " << valueName(arg) << " = coda::rt::load(p" << i << ", " << *index
-       << ");\n";
+    os << inner << *type << " " << valueName(arg) << " = "
+       << (vectorized(*input) ? vectorName(arg) + ".v[e]"
+                              : "coda::rt::load(p" + std::to_string(i) + ", " + *index + ")")
+       << ";\n";
   }
+  if (width > 1 && !folds)
+    for (OpOperand &init : generic.getDpsInitsMutable())
+      if (BlockArgument arg = generic.getMatchingBlockArgument(&init); !arg.use_empty())
+        os << inner << "float " << valueName(arg) << " = " << vectorName(arg) << ".v[e];\n";
   for (Operation &op : body.without_terminator()) {
     if (folds && llvm::any_of(*folds, [&](const WarpCombine &f) { return f.op == &op; }))
       continue; // folded below, into this lane's part
@@ -1367,11 +1455,15 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   }
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
-    std::string out = valueName(generic.getMatchingBlockArgument(&init));
-    os << inner << out << " = "
-       << (folds ? combineExpr((*folds)[i], out, valueName((*folds)[i].value))
-                 : valueName(yield.getValues()[i]))
-       << ";\n";
+    BlockArgument arg = generic.getMatchingBlockArgument(&init);
+    std::string out = valueName(arg);
+    if (folds)
+      os << inner << out << " = " << combineExpr((*folds)[i], out, valueName((*folds)[i].value))
+         << ";\n";
+    else if (vectorized(init))
+      os << inner << vectorName(arg) << ".v[e] = " << valueName(yield.getValues()[i]) << ";\n";
+    else
+      os << inner << out << " = " << valueName(yield.getValues()[i]) << ";\n";
   }
   while (inner.size() > 2) {
     inner.resize(inner.size() - 2);
@@ -1390,12 +1482,16 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     os << "  }\n  if (lane != 0) return;\n";
   }
   for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
-    std::string out = valueName(generic.getMatchingBlockArgument(&init));
-    std::string index = *operandIndex(init);
+    BlockArgument arg = generic.getMatchingBlockArgument(&init);
+    std::string out = valueName(arg);
+    std::string index = *operandIndex(init, vectorDims);
     std::string p = "p" + std::to_string(firstInit + i);
     if (folds)
       out = combineExpr((*folds)[i], "coda::rt::load(" + p + ", " + index + ")", out);
-    os << "  coda::rt::store(" << p << ", " << index << ", " << out << ");\n";
+    if (vectorized(init) && !folds)
+      os << "  coda::rt::store8(" << p << ", " << index << ", " << vectorName(arg) << ");\n";
+    else
+      os << "  coda::rt::store(" << p << ", " << index << ", " << out << ");\n";
   }
   os << "}\n\n";
   return success();
@@ -1543,6 +1639,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   std::string body;
   llvm::raw_string_ostream bos(body);
   SmallVector<std::string> scratch; // workspace-size expressions of kernels and callees
+  SmallVector<std::string> aligned; // buffers that generic kernels access 16 bytes at a time
   // Kernel names follow the ops' order in the function, so that every launcher of it (each
   // runs a subset of its ops) calls the kernels the full one defines.
   DenseMap<Operation *, unsigned> firstKernel;
@@ -1604,27 +1701,35 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       SmallVector<Value> params;
+      SmallVector<unsigned> vectorParams;
       CudaEmitter genericEmitter(kos, options);
-      if (failed(genericEmitter.emitGenericKernel(generic, name, params)))
+      if (failed(genericEmitter.emitGenericKernel(generic, name, params, vectorParams)))
         return failure();
       // Outputs start from their init, unless it is fresh.
       for (auto [init, result] : llvm::zip(generic.getDpsInits(), generic->getResults()))
         if (!init.getDefiningOp<tensor::EmptyOp>())
           bos << "  cudaMemcpyAsync(" << ptr(result) << ", " << ptr(init) << ", "
               << numBytes(cast<RankedTensorType>(init.getType())) << ", cudaMemcpyDeviceToDevice, stream);\n";
+      auto argPtr = [&](unsigned i) {
+        auto it = llvm::find(generic.getDpsInits(), params[i]);
+        return ptr(it != generic.getDpsInits().end()
+                       ? generic->getResult(it - generic.getDpsInits().begin())
+                       : params[i]);
+      };
       std::string args;
-      for (Value v : params) {
-        auto it = llvm::find(generic.getDpsInits(), v);
-        Value actual = it != generic.getDpsInits().end()
-                           ? generic->getResult(it - generic.getDpsInits().begin())
-                           : v;
-        args += (args.empty() ? "" : ", ") + ptr(actual);
-      }
+      for (unsigned i = 0, e = params.size(); i < e; ++i)
+        args += (args.empty() ? "" : ", ") + argPtr(i);
+      // 16-byte accesses need 16-byte aligned buffers (checked before anything runs).
+      for (unsigned i : vectorParams)
+        if (!llvm::is_contained(aligned, argPtr(i)))
+          aligned.push_back(argPtr(i));
       int64_t points = 1;
       for (auto [range, it] : llvm::zip(generic.getStaticLoopRanges(), generic.getIteratorTypesArray()))
         if (it == utils::IteratorType::parallel)
           points *= range;
-      launch(name, warpReduction(generic) ? points * 32 : points, args); // threads
+      bool warp = warpReduction(generic).has_value();
+      int64_t perThread = !warp && !vectorParams.empty() ? kVector : 1;
+      launch(name, warp ? points * 32 : points / perThread, args); // threads
     } else if (auto fill = dyn_cast<linalg::FillOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       auto type = cast<RankedTensorType>(fill.result().getType());
@@ -1705,6 +1810,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   os << "void *workspace, cudaStream_t stream) {\n";
   os << "  char *ws = static_cast<char *>(workspace);\n";
   os << "  void *scratch = ws + " << intermediates << ";\n  (void)ws;\n  (void)scratch;\n";
+  if (!aligned.empty()) {
+    os << "  if (";
+    llvm::interleave(aligned, os, [&](const std::string &p) { os << "!coda_aligned(" << p << ")"; },
+                     " || ");
+    os << ")\n    return CODA_MISALIGNED;\n";
+  }
   os << body;
   os << "  return CODA_OK;\n}\n\n";
   return success();

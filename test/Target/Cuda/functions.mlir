@@ -4,18 +4,23 @@
 
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rmsnorm_block.mlir | FileCheck %s
 
-// The weight preparation: one thread per element of diag(γ)·W, bf16 in and out, fp32 math.
+// The weight preparation: one thread per 8 elements of diag(γ)·W along its contiguous rows
+// (16-byte loads and stores, aligned pointers checked first), bf16 in and out, fp32 math.
 // CHECK-LABEL: __global__ void prepare_qkv_weights_g0(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-// CHECK:         if (point >= 393216LL) return;
-// CHECK:         long long d0 = point / 512LL % 768LL;
-// CHECK-NEXT:    long long d1 = point / 1LL % 512LL;
-// CHECK:         float [[G:v[0-9]+]] = coda::rt::load(p0, d1);
-// CHECK-NEXT:    float [[W:v[0-9]+]] = coda::rt::load(p1, d0 * 512LL + d1);
-// CHECK:         coda::rt::store(p2, d0 * 512LL + d1, {{v[0-9]+}});
+// CHECK:         if (point >= 49152LL) return;
+// CHECK:         long long d0 = point / 64LL % 768LL;
+// CHECK-NEXT:    long long d1v = point / 1LL % 64LL * 8LL;
+// CHECK:         coda::rt::Vec8 [[G:v[0-9]+v]] = coda::rt::load8(p0, d1v);
+// CHECK-NEXT:    coda::rt::Vec8 [[W:v[0-9]+v]] = coda::rt::load8(p1, d0 * 512LL + d1v);
+// CHECK:         for (int e = 0; e < 8; ++e) {
+// CHECK:           float {{v[0-9]+}} = [[G]].v[e];
+// CHECK:         coda::rt::store8(p2, d0 * 512LL + d1v, {{v[0-9]+v}});
 // CHECK:       extern "C" size_t prepare_qkv_weights_run_workspace_size() {
 // CHECK:         return 0 + scratch;
 // CHECK:       extern "C" int prepare_qkv_weights_run(const void *arg0, const void *arg1, void *result0, void *workspace, cudaStream_t stream) {
-// CHECK:         prepare_qkv_weights_g0<<<1536, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<__nv_bfloat16 *>(result0));
+// CHECK:         if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+// CHECK-NEXT:      return CODA_MISALIGNED;
+// CHECK:         prepare_qkv_weights_g0<<<192, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<__nv_bfloat16 *>(result0));
 
 // The function: prepared weights and Σh² in the workspace, h and y straight into the results.
 // CHECK:       extern "C" size_t main_run_workspace_size() {
@@ -49,26 +54,32 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 
 // Weight preparation with a gather (linalg.index + tensor.extract), a fill and row reductions.
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/weight_prep.mlir | FileCheck %s --check-prefix=PREP
+// The interleave runs 8 elements of a row per thread, 16 bytes at a time.
 // PREP-LABEL: __global__ void interleave_rows_g0(
+// PREP:         long long d2v = point / 1LL % 8LL * 8LL;
 // PREP:         long long [[WHICH:v[0-9]+]] = d1;
+// PREP:         coda::rt::store8(p2, d0 * 128LL + d1 * 64LL + d2v, {{v[0-9]+v}});
 // PREP:       extern "C" int interleave_rows_run(const void *arg0, const void *arg1, void *result0, void *workspace, cudaStream_t stream) {
 // PREP-NEXT:    char *ws
 // The interleaved pairs are written straight into the result that their reshape returns.
-// PREP:         interleave_rows_g0<<<48, 256, 0, stream>>>({{.*}}, static_cast<__nv_bfloat16 *>(result0));
+// PREP:         interleave_rows_g0<<<6, 256, 0, stream>>>({{.*}}, static_cast<__nv_bfloat16 *>(result0));
 // PREP-NEXT:    if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
 // PREP-NEXT:    return CODA_OK;
 // PREP-LABEL: __global__ void rope_permute_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// PREP:         long long d1 = d1v + e;
 // PREP:         float {{v[0-9]+}} = coda::rt::load(p0, [[SRC:v[0-9]+]] * 64LL + {{v[0-9]+}});
 // PREP-LABEL: __global__ void layernorm_weights_g1(float *__restrict__ dst) {
 // PREP-NEXT:    long long point
 // PREP-NEXT:    if (point < 192LL) coda::rt::store(dst, point, 0.000000000e+00f);
 // Row sums (a fold over the innermost dimension) run one warp per row: lanes stride along the
-// row, a butterfly of shuffles combines them, lane 0 folds the sum into the output.
+// row 8 elements (16 bytes) at a time, a butterfly of shuffles combines them, lane 0 folds the
+// sum into the output.
 // PREP-LABEL: __global__ void layernorm_weights_g2(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
 // PREP:         long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
 // PREP-NEXT:    int lane = threadIdx.x % 32;
 // PREP:         float [[ACC:v[0-9]+]] = 0.f; // this lane's part
-// PREP-NEXT:    for (long long d1 = lane; d1 < 64LL; d1 += 32) {
+// PREP-NEXT:    for (long long d1v = lane * 8LL; d1v < 64LL; d1v += 256) {
+// PREP-NEXT:      coda::rt::Vec8 {{v[0-9]+v}} = coda::rt::load8(p0, d0 * 64LL + d1v);
 // PREP:           [[ACC]] = [[ACC]] + {{v[0-9]+}};
 // PREP:         [[ACC]] = [[ACC]] + __shfl_xor_sync(0xffffffffu, [[ACC]], offset);
 // PREP:         if (lane != 0) return;
