@@ -106,6 +106,85 @@ static bool isWidening(Value v) {
          body.getTerminator()->getOperand(0) == ext.getResult();
 }
 
+/// Two reductions over the same iteration space that read a tensor in common (LayerNorm's row
+/// sums of x and x²) become one generic with both outputs: one pass over that tensor. The
+/// merged op takes the later one's place; neither may read the other, and nothing between them
+/// may read the earlier one.
+static bool mergeSiblingReductions(linalg::GenericOp first, linalg::GenericOp second,
+                                   RewriterBase &rewriter) {
+  if (first == second || first->getBlock() != second->getBlock() ||
+      !first->isBeforeInBlock(second) || first.getNumReductionLoops() == 0 ||
+      !first.hasPureTensorSemantics() || !second.hasPureTensorSemantics() ||
+      first.getIteratorTypesArray() != second.getIteratorTypesArray() ||
+      first.getStaticLoopRanges() != second.getStaticLoopRanges())
+    return false;
+  auto reads = [](linalg::GenericOp g, Value v) {
+    return llvm::is_contained(g->getOperands(), v);
+  };
+  Block *block = first->getBlock();
+  for (Value r : first->getResults())
+    for (Operation *user : r.getUsers())
+      if (Operation *at = block->findAncestorOpInBlock(*user); !at || !second->isBeforeInBlock(at))
+        return false;
+  for (Value r : second->getResults())
+    if (reads(first, r))
+      return false;
+  bool shared = false;
+  for (OpOperand *a : first.getDpsInputOperands())
+    for (OpOperand *b : second.getDpsInputOperands())
+      shared |= a->get() == b->get() &&
+                first.getMatchingIndexingMap(a) == second.getMatchingIndexingMap(b);
+  if (!shared)
+    return false;
+
+  // Inputs of both, each (tensor, map) once; then the outputs of both.
+  SmallVector<Value> inputs, inits;
+  SmallVector<AffineMap> maps;
+  SmallVector<std::pair<BlockArgument, unsigned>> argOf; // old block argument -> new index
+  for (linalg::GenericOp g : {first, second})
+    for (OpOperand *in : g.getDpsInputOperands()) {
+      AffineMap map = g.getMatchingIndexingMap(in);
+      unsigned index = inputs.size();
+      for (unsigned i = 0; i < inputs.size(); ++i)
+        if (inputs[i] == in->get() && maps[i] == map)
+          index = i;
+      if (index == inputs.size()) {
+        inputs.push_back(in->get());
+        maps.push_back(map);
+      }
+      argOf.push_back({g.getMatchingBlockArgument(in), index});
+    }
+  unsigned numInputs = inputs.size();
+  for (linalg::GenericOp g : {first, second})
+    for (OpOperand &init : g.getDpsInitsMutable()) {
+      argOf.push_back({g.getMatchingBlockArgument(&init), numInputs + unsigned(inits.size())});
+      inits.push_back(init.get());
+      maps.push_back(g.getMatchingIndexingMap(&init));
+    }
+  SmallVector<Type> types(first->getResultTypes());
+  llvm::append_range(types, second->getResultTypes());
+  rewriter.setInsertionPoint(second);
+  auto merged = linalg::GenericOp::create(
+      rewriter, second.getLoc(), types, inputs, inits, maps, first.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location, ValueRange args) {
+        IRMapping mapping;
+        for (auto [old, index] : argOf)
+          mapping.map(old, args[index]);
+        SmallVector<Value> yielded;
+        for (linalg::GenericOp g : {first, second}) {
+          for (Operation &op : g.getBlock()->without_terminator())
+            b.clone(op, mapping);
+          for (Value v : g.getBlock()->getTerminator()->getOperands())
+            yielded.push_back(mapping.lookupOrDefault(v));
+        }
+        linalg::YieldOp::create(b, second.getLoc(), yielded);
+      });
+  unsigned numFirst = first->getNumResults();
+  rewriter.replaceOp(first, merged->getResults().take_front(numFirst));
+  rewriter.replaceOp(second, merged->getResults().drop_front(numFirst));
+  return true;
+}
+
 namespace {
 struct CodaFuseLeftoversPass : coda::impl::CodaFuseLeftoversBase<CodaFuseLeftoversPass> {
   void runOnOperation() override {
@@ -125,7 +204,19 @@ struct CodaFuseLeftoversPass : coda::impl::CodaFuseLeftoversBase<CodaFuseLeftove
       return fused->get().hasOneUse() || isWidening(fused->get());
     });
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<linalg::GenericOp> generics;
+      func.walk([&](linalg::GenericOp g) { generics.push_back(g); });
+      for (linalg::GenericOp a : generics) {
+        for (linalg::GenericOp b : generics)
+          if ((changed = mergeSiblingReductions(a, b, rewriter)))
+            break;
+        if (changed)
+          break;
+      }
+    }
   }
 };
 } // namespace

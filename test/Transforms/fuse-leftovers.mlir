@@ -79,22 +79,22 @@ func.func @wide_copy(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>, %r: tensor<8x1
 }
 
 // LayerNorm's statistics: x widened to f32 once, read by the row sums of x and of x². Each sum
-// widens x itself; the f32 copy of x is gone.
+// widens x itself (the f32 copy of x is gone), and the two sums, reading the same x over the
+// same rows, become one pass with two outputs.
 // RUN: coda-run %t.mlir --against %s --entry widened_twice --atol 1e-4 | FileCheck %s --check-prefix=SAME
 // CHECK-LABEL: func.func @widened_twice
 // CHECK:         coda.gemm
-// CHECK:         linalg.generic
+// CHECK:         %[[INIT:.*]] = linalg.fill
+// CHECK:         %[[SUMS:.*]]:2 = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:      ins(%{{.*}} : tensor<8x4xbf16>)
-// CHECK:           arith.extf
-// CHECK:           arith.addf
-// CHECK:         linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:      ins(%{{.*}} : tensor<8x4xbf16>)
-// CHECK:           arith.extf
-// CHECK:           arith.mulf
+// CHECK-SAME:      ins(%{{.*}} : tensor<8x4xbf16>) outs(%[[INIT]], %[[INIT]] : tensor<8x1xf32>, tensor<8x1xf32>)
+// CHECK:           %[[X:.*]] = arith.extf
+// CHECK:           arith.addf %[[X]]
+// CHECK:           %[[X2:.*]] = arith.extf
+// CHECK:           arith.mulf %[[X2]], %[[X2]]
+// CHECK:           linalg.yield
 // CHECK-NOT:     linalg.generic
-// CHECK:         return
+// CHECK:         return %{{.*}}, %[[SUMS]]#0, %[[SUMS]]#1
 func.func @widened_twice(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>)
     -> (tensor<8x16xf32>, tensor<8x1xf32>, tensor<8x1xf32>) {
   %h = coda.gemm %x, %w : tensor<8x4xbf16>, tensor<4x16xbf16> -> (store tensor<8x16xf32>)

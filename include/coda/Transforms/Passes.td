@@ -207,8 +207,10 @@ def CodaFuseLeftovers : Pass<"coda-fuse-leftovers", "::mlir::func::FuncOp"> {
     read by the row sums of x and x²): a convert in each reader costs less than a copy in
     memory. Before that, a kernel that stores one value both in bf16/f16
     and, widened, in f32 (torch code upcasting a result for what follows) stops writing the f32
-    copy: its readers widen the narrow result themselves, inside their fused loop. Functions
-    without kernels stay as they are.
+    copy: its readers widen the narrow result themselves, inside their fused loop. Last, two
+    reductions over the same loops that read a tensor in common (LayerNorm's row sums of x and
+    x²) become one generic with both outputs: one pass over that tensor. Functions without
+    kernels stay as they are.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
