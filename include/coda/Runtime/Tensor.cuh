@@ -44,46 +44,42 @@ __device__ __forceinline__ Vec8 load8(const float *p, long long i) {
   float4 a = *reinterpret_cast<const float4 *>(p + i), b = *reinterpret_cast<const float4 *>(p + i + 4);
   return {{a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}};
 }
-__device__ __forceinline__ float2 toFloat2(__nv_bfloat162 x) { return __bfloat1622float2(x); }
-__device__ __forceinline__ float2 toFloat2(__half2 x) { return __half22float2(x); }
-template <class T2, class T>
-__device__ __forceinline__ Vec8 load8Pairs(const T *p, long long i) {
+__device__ __forceinline__ void store8(float *p, long long i, const Vec8 &x) {
+  *reinterpret_cast<float4 *>(p + i) = make_float4(x.v[0], x.v[1], x.v[2], x.v[3]);
+  *reinterpret_cast<float4 *>(p + i + 4) = make_float4(x.v[4], x.v[5], x.v[6], x.v[7]);
+}
+
+/// 16-bit floats travel as four pairs in one 16-byte word.
+template <class T> struct Pair;
+template <> struct Pair<__nv_bfloat16> {
+  using type = __nv_bfloat162;
+  static __device__ __forceinline__ float2 widen(type x) { return __bfloat1622float2(x); }
+  static __device__ __forceinline__ type narrow(float a, float b) { return __floats2bfloat162_rn(a, b); }
+};
+template <> struct Pair<__half> {
+  using type = __half2;
+  static __device__ __forceinline__ float2 widen(type x) { return __half22float2(x); }
+  static __device__ __forceinline__ type narrow(float a, float b) { return __floats2half2_rn(a, b); }
+};
+
+template <class T> __device__ __forceinline__ Vec8 load8(const T *p, long long i) {
   uint4 raw = *reinterpret_cast<const uint4 *>(p + i);
-  const T2 *pairs = reinterpret_cast<const T2 *>(&raw);
+  const auto *pairs = reinterpret_cast<const typename Pair<T>::type *>(&raw);
   Vec8 out;
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    float2 f = toFloat2(pairs[k]);
+    float2 f = Pair<T>::widen(pairs[k]);
     out.v[2 * k] = f.x;
     out.v[2 * k + 1] = f.y;
   }
   return out;
 }
-__device__ __forceinline__ Vec8 load8(const __nv_bfloat16 *p, long long i) {
-  return load8Pairs<__nv_bfloat162>(p, i);
-}
-__device__ __forceinline__ Vec8 load8(const __half *p, long long i) {
-  return load8Pairs<__half2>(p, i);
-}
-
-__device__ __forceinline__ void store8(float *p, long long i, const Vec8 &x) {
-  *reinterpret_cast<float4 *>(p + i) = make_float4(x.v[0], x.v[1], x.v[2], x.v[3]);
-  *reinterpret_cast<float4 *>(p + i + 4) = make_float4(x.v[4], x.v[5], x.v[6], x.v[7]);
-}
-__device__ __forceinline__ void store8(__nv_bfloat16 *p, long long i, const Vec8 &x) {
+template <class T> __device__ __forceinline__ void store8(T *p, long long i, const Vec8 &x) {
   uint4 raw;
-  __nv_bfloat162 *pairs = reinterpret_cast<__nv_bfloat162 *>(&raw);
+  auto *pairs = reinterpret_cast<typename Pair<T>::type *>(&raw);
 #pragma unroll
   for (int k = 0; k < 4; ++k)
-    pairs[k] = __floats2bfloat162_rn(x.v[2 * k], x.v[2 * k + 1]);
-  *reinterpret_cast<uint4 *>(p + i) = raw;
-}
-__device__ __forceinline__ void store8(__half *p, long long i, const Vec8 &x) {
-  uint4 raw;
-  __half2 *pairs = reinterpret_cast<__half2 *>(&raw);
-#pragma unroll
-  for (int k = 0; k < 4; ++k)
-    pairs[k] = __floats2half2_rn(x.v[2 * k], x.v[2 * k + 1]);
+    pairs[k] = Pair<T>::narrow(x.v[2 * k], x.v[2 * k + 1]);
   *reinterpret_cast<uint4 *>(p + i) = raw;
 }
 
