@@ -1710,11 +1710,11 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         if (!init.getDefiningOp<tensor::EmptyOp>())
           bos << "  cudaMemcpyAsync(" << ptr(result) << ", " << ptr(init) << ", "
               << numBytes(cast<RankedTensorType>(init.getType())) << ", cudaMemcpyDeviceToDevice, stream);\n";
+      // The kernel writes its outputs into the results' buffers (by position: two outputs
+      // may start from the same init).
+      unsigned firstInit = params.size() - generic.getNumDpsInits();
       auto argPtr = [&](unsigned i) {
-        auto it = llvm::find(generic.getDpsInits(), params[i]);
-        return ptr(it != generic.getDpsInits().end()
-                       ? generic->getResult(it - generic.getDpsInits().begin())
-                       : params[i]);
+        return ptr(i >= firstInit ? generic->getResult(i - firstInit) : params[i]);
       };
       std::string args;
       for (unsigned i = 0, e = params.size(); i < e; ++i)
