@@ -9,11 +9,9 @@
 //                       with a period P, an [M, P] table read at column j mod P (RoPE's cos/sin).
 //                       (An [M, N] operand typed like D goes through CUTLASS's Sm90SrcFetch
 //                       instead: a TMA load of the collective's C.)
-//   GlobalStore<T, C>   an output written at each element's coordinates: as is, one value per
-//                       column pair (pairwise contract: [M, N/2]), two values per element
-//                       (pairwise expand: [M, 2N]), or each pair of a head of P columns into
-//                       the head's halves (pairwise rotate with `halves P`: RoPE's rotate-half
-//                       order, for weights permuted to make the rotated pairs adjacent).
+//   GlobalStore<T, C>   a second output written at each element's coordinates: as is, one value
+//                       per column pair (pairwise contract: [M, N/2]), or two values per element
+//                       (pairwise expand: [M, 2N]).
 //   TakeFirst           the root of a DAG whose other outputs are side effects.
 //   WithoutD            a DAG for a kernel with no result in the collective's D.
 //
@@ -167,8 +165,7 @@ struct GlobalLoad : CoordNode<GlobalLoadCallbacks<Element, Period>::template typ
 enum class Columns {
   Same,     // out[i, j] = v[i, j]
   Contract, // out[i, j/2] = v[i, j] for even j (the pair's value)
-  Expand,   // out[i, 2j] = even[i, j], out[i, 2j+1] = odd[i, j]
-  Halves    // out[i, h P + d + (j mod 2) P/2] = v[i, j] for j = h P + 2d + (j mod 2)
+  Expand    // out[i, 2j] = even[i, j], out[i, 2j+1] = odd[i, j]
 };
 
 /// Writes its input(s) to out[row, ...] (row stride ld) and passes the first one on.
@@ -176,7 +173,7 @@ template <class Element> struct GlobalStoreArguments {
   Element *ptr = nullptr;
   long long ld = 0;
 };
-template <class Element, Columns C, int Period> struct GlobalStoreCallbacks {
+template <class Element, Columns C> struct GlobalStoreCallbacks {
   template <class Coords> struct type : EmptyConsumerStoreCallbacks {
     CUTLASS_DEVICE type(Coords coords, GlobalStoreArguments<Element> const &params)
         : coords(coords), params(params) {}
@@ -199,10 +196,6 @@ template <class Element, Columns C, int Period> struct GlobalStoreCallbacks {
         } else if constexpr (C == Columns::Contract) {
           if (cols[i] % 2 == 0)
             row[cols[i] / 2] = Element(v[0][i]);
-        } else if constexpr (C == Columns::Halves) {
-          // A constant power-of-two period makes these masks and shifts.
-          unsigned j = unsigned(cols[i]), within = j % Period;
-          row[j - within + within / 2 + (within % 2) * (Period / 2)] = Element(v[0][i]);
         } else {
           static_assert(sizeof...(ElementInputs) == 2, "expand stores an even and an odd value");
           row[2 * cols[i]] = Element(v[0][i]);
@@ -213,12 +206,10 @@ template <class Element, Columns C, int Period> struct GlobalStoreCallbacks {
     }
   };
 };
-template <class Element, Columns C, int Period = 0>
-struct GlobalStore : CoordNode<GlobalStoreCallbacks<Element, C, Period>::template type,
-                               GlobalStoreArguments<Element>> {
-  static_assert(C != Columns::Halves || (Period > 0 && Period % 2 == 0),
-                "halves needs an even period");
-  using CoordNode<GlobalStoreCallbacks<Element, C, Period>::template type,
+template <class Element, Columns C>
+struct GlobalStore
+    : CoordNode<GlobalStoreCallbacks<Element, C>::template type, GlobalStoreArguments<Element>> {
+  using CoordNode<GlobalStoreCallbacks<Element, C>::template type,
                   GlobalStoreArguments<Element>>::CoordNode;
 };
 

@@ -12,6 +12,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_runtime.h>
 
 namespace coda::rt {
 
@@ -81,6 +82,48 @@ template <class T> __device__ __forceinline__ void store8(T *p, long long i, con
   for (int k = 0; k < 4; ++k)
     pairs[k] = Pair<T>::narrow(x.v[2 * k], x.v[2 * k + 1]);
   *reinterpret_cast<uint4 *>(p + i) = raw;
+}
+
+/// out[i, h P + d + o P/2] = in[i, h P + 2d + o] (row i, head h, d < P/2, o = 0, 1; `in` packed,
+/// `out` rows ldOut apart): a pairwise(rotate, halves P) result, stored by the GEMM with each
+/// rotated pair side by side, moved into the halves of its head. A thread moves 8 pairs of 16-bit
+/// values (one 32-byte load, two 16-byte stores) where the half head holds whole groups of 8.
+template <class T, int P>
+__global__ void pairsToHalves(const T *__restrict__ in, T *__restrict__ out, int m, int n,
+                              long long ldOut) {
+  constexpr int kPairs = sizeof(T) == 2 && (P / 2) % 8 == 0 ? 8 : 1;
+  long long groupsPerRow = n / 2 / kPairs;
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  long long row = t / groupsPerRow, p = t % groupsPerRow * kPairs;
+  if (row >= m)
+    return;
+  const T *src = in + row * n + 2 * p;
+  T *even = out + row * ldOut + p / (P / 2) * P + p % (P / 2), *odd = even + P / 2;
+  if constexpr (kPairs == 8) {
+    uint4 raw[2] = {reinterpret_cast<const uint4 *>(src)[0], reinterpret_cast<const uint4 *>(src)[1]};
+    const T *x = reinterpret_cast<const T *>(raw);
+    uint4 evens, odds;
+    T *e = reinterpret_cast<T *>(&evens), *o = reinterpret_cast<T *>(&odds);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      e[k] = x[2 * k];
+      o[k] = x[2 * k + 1];
+    }
+    *reinterpret_cast<uint4 *>(even) = evens;
+    *reinterpret_cast<uint4 *>(odd) = odds;
+  } else {
+    *even = src[0];
+    *odd = src[1];
+  }
+}
+
+template <class T, int P>
+inline cudaError_t launchPairsToHalves(const T *in, T *out, int m, int n, long long ldOut,
+                                       cudaStream_t stream) {
+  constexpr int kPairs = sizeof(T) == 2 && (P / 2) % 8 == 0 ? 8 : 1;
+  long long threads = (long long)m * (n / 2 / kPairs);
+  pairsToHalves<T, P><<<(threads + 255) / 256, 256, 0, stream>>>(in, out, m, n, ldOut);
+  return cudaGetLastError();
 }
 
 } // namespace coda::rt

@@ -371,12 +371,18 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
         return op.emitOpError("result #") << r << " must be bf16, f16 or f32 for the CUDA backend",
                failure();
       result.element = *t;
-      // The collective's TMA store writes the first result shaped like the accumulator (and
-      // in its column order: not a rotation into halves).
-      if (plan.dResult < 0 && !contract && !expand && !op.getHalves()) {
+      // The collective's TMA store writes the first result shaped like the accumulator. A
+      // rotation into halves stores its pairs side by side there, into the workspace, and a
+      // copy kernel moves them into their halves (16-byte accesses both ways: per-thread
+      // scattered stores from the epilogue cost the GEMM a third more on the H200).
+      if (plan.dResult < 0 && !contract && !expand) {
         plan.dResult = r;
         result.sink = Sink::D;
         plan.hasSource = mode.isAccumulate();
+      } else if (op.getHalves()) {
+        return op.emitOpError("result #") << r << ": the CUDA backend stores one result of a "
+                                             "pairwise(rotate, halves) kernel",
+               failure();
       } else if (mode.isAccumulate()) {
         return op.emitOpError("result #") << r << ": the CUDA backend accumulates only into the "
                                              "first stored result, and not in contract or expand mode",
@@ -665,10 +671,9 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     for (unsigned v : result.values)
       in += (in.empty() ? "" : ", ") + std::to_string(plan.streamNode(v));
     if (result.sink == Sink::Store) {
-      std::string columns = plan.pairwise == PairwiseMode::Contract ? "Contract"
+      const char *columns = plan.pairwise == PairwiseMode::Contract ? "Contract"
                             : plan.pairwise == PairwiseMode::Expand ? "Expand"
-                            : op.getHalves() ? "Halves, " + std::to_string(*op.getHalves())
-                                             : "Same";
+                                                                    : "Same";
       nodes.push_back("coda::rt::GlobalStore<" + result.element + ", coda::rt::Columns::" + columns + ">");
     } else {
       Combiner c = result.mode.getCombiner();
@@ -776,6 +781,25 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  return at;\n}\n\n";
   }
 
+  // The body of a function of (m, n, k) returning the bytes of CUTLASS's workspace and the
+  // partials.
+  auto emitGemmWorkspace = [&] {
+    os << "  using G = " << traits << "::Gemm;\n";
+    os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};\n";
+    if (!reductions.empty())
+      os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
+         << name << "_partials(m, n, offsets);\n}\n\n";
+    else
+      os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
+  };
+  std::optional<uint64_t> halves = op.getHalves();
+  if (halves) {
+    os << "// Where " << name << "'s result waits with its pairs side by side, in its workspace: after "
+          "the GEMM's own workspace and partials.\n";
+    os << "static size_t " << name << "_staging_offset(int m, int n, int k) {\n";
+    emitGemmWorkspace();
+  }
+
   os << "// Runs " << name << " on device pointers (row-major, leading dimensions lda, ldb for A "
         "and B and ldd for the first stored result and its init; other results and operands "
         "packed). Returns a coda_status.\n";
@@ -815,8 +839,15 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});\n";
   os << "  cute::get<" << (op.getTransposeA() ? 1 : 0) << ">(sA) = lda;\n";
   os << "  cute::get<" << (op.getTransposeB() ? 0 : 1) << ">(sB) = ldb;\n";
-  os << "  cute::get<0>(sD) = ldd;\n";
-  std::string dPtr = plan.dResult >= 0
+  if (halves) {
+    os << "  // The pairs side by side, packed, after the GEMM's workspace and partials.\n";
+    os << "  K::ElementD *staging = reinterpret_cast<K::ElementD *>(static_cast<char *>(workspace) + "
+       << name << "_staging_offset(m, n, k));\n";
+  } else {
+    os << "  cute::get<0>(sD) = ldd;\n";
+  }
+  std::string dPtr = halves ? "staging"
+                     : plan.dResult >= 0
                          ? "static_cast<K::ElementD *>(result" + std::to_string(plan.dResult) + ")"
                          : "nullptr";
   std::string cPtr = plan.hasSource ? "static_cast<const K::ElementC *>(init" +
@@ -892,6 +923,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
   os << "  if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
+  if (halves)
+    os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
+       << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
   if (!reductions.empty()) {
     os << "  // Combine the partials of every row (column) in tile order: deterministic.\n";
     os << "  long long tilesM = (m + K::kTileM - 1) / K::kTileM, tilesN = (n + K::kTileN - 1) / K::kTileN;\n";
@@ -914,13 +948,12 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
 
   os << "// Bytes of device memory " << name << " needs as its workspace.\n";
   os << "extern \"C\" size_t " << name << "_workspace_size(int m, int n, int k) {\n";
-  os << "  using G = " << traits << "::Gemm;\n";
-  os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};\n";
-  if (!reductions.empty())
-    os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
-       << name << "_partials(m, n, offsets);\n}\n\n";
-  else
-    os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
+  if (halves) {
+    os << "  return " << name << "_staging_offset(m, n, k) + coda_round_up(size_t(m) * n * sizeof("
+       << traits << "::ElementD));\n}\n\n";
+    return;
+  }
+  emitGemmWorkspace();
 }
 
 

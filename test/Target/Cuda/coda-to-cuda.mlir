@@ -94,12 +94,16 @@
 // ROTATE:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
 // ROTATE:      {static_cast<const float *>(operand0), 128}, {static_cast<const float *>(operand1), 128}
 
-// Rotated into halves: no D (its columns are not the accumulator's); each pair's values go
-// to columns d and d + 64 of their head through GlobalStore.
-// HALVES:      using EVT = coda::rt::WithoutD<cutlass::bfloat16_t,
-// HALVES:      coda::rt::GlobalStore<cutlass::bfloat16_t, coda::rt::Columns::Halves, 128>,
+// Rotated into halves: the TMA store writes the pairs side by side into the workspace, after
+// CUTLASS's own; a copy kernel moves each pair into its head's halves (16-byte accesses).
+// HALVES:      static size_t main_k0_staging_offset(int m, int n, int k) {
 // HALVES:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
-// HALVES:      {static_cast<cutlass::bfloat16_t *>(result0), n}
+// HALVES:      K::ElementD *staging = reinterpret_cast<K::ElementD *>(static_cast<char *>(workspace) + main_k0_staging_offset(m, n, k));
+// HALVES:      {{.*}}, nullptr, sD, staging, sD}};
+// HALVES:      if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;
+// HALVES-NEXT: if (coda::rt::launchPairsToHalves<K::ElementD, 128>(staging, static_cast<K::ElementD *>(result0), m, n, ldd, stream) != cudaSuccess)
+// HALVES:      extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
+// HALVES-NEXT:   return main_k0_staging_offset(m, n, k) + coda_round_up(size_t(m) * n * sizeof(main_k0_kernel::ElementD));
 
 // Expand: two streams (even and odd output column) into one direct store of 2N columns.
 // EXPAND:      // Value stream 0: result #0 (even output column).

@@ -88,3 +88,15 @@ func.func @unsupported_op(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tens
   }
   return %0 : tensor<8x32xbf16>
 }
+
+// -----
+
+func.func @halves_two_stores(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> (tensor<8x32xbf16>, tensor<8x32xf32>) {
+  // expected-error @+1 {{result #1: the CUDA backend stores one result of a pairwise(rotate, halves) kernel}}
+  %0:2 = coda.gemm %x, %w pairwise(rotate, halves 16) : tensor<8x16xbf16>, tensor<16x32xbf16>
+      -> (store tensor<8x32xbf16>, store tensor<8x32xf32>)
+      epilogue(%a: f32, %b: f32, %i: index, %p: index) {
+    coda.yield %a, %b, %b, %a : f32, f32, f32, f32
+  }
+  return %0#0, %0#1 : tensor<8x32xbf16>, tensor<8x32xf32>
+}
