@@ -68,25 +68,40 @@ enum class Combiner { Sum, Max, Lse };
 /// Combines the partials of `part` for `count` outputs. Output o reads `group` consecutive
 /// partial slots (2 for a pairwise-contracted column reduction, where the odd column holds the
 /// identity) in each of `tiles` tiles: slot (t, o·group + g) at t·pitch + o·group + g.
+/// A block of kCombineRows × 32 threads takes 32 outputs: row y of the block folds tiles y,
+/// y + kCombineRows, ... (neighbouring threads read neighbouring slots), then row 0 folds the
+/// rows in order. The order is fixed: the result is the same from run to run.
+constexpr int kCombineRows = 8;
+
+template <Combiner C, class P> __device__ __forceinline__ P combine(P a, P b) {
+  if constexpr (C == Combiner::Sum)
+    return a + b;
+  else if constexpr (C == Combiner::Max)
+    return fmaxf(a, b);
+  else
+    return combineLse(a, b);
+}
+
 template <Combiner C, class P>
 __global__ void combinePartials(const P *part, float *out, int count, int tiles, long long pitch,
                                 int group) {
-  int o = blockIdx.x * blockDim.x + threadIdx.x;
-  if (o >= count)
+  __shared__ P rows[kCombineRows][32];
+  int o = blockIdx.x * 32 + threadIdx.x, y = threadIdx.y;
+  P acc = part[0]; // replaced below: a thread folds at least one slot
+  bool any = false;
+  if (o < count)
+    for (int t = y; t < tiles; t += kCombineRows)
+      for (int g = 0; g < group; ++g) {
+        P v = part[t * pitch + (long long)o * group + g];
+        acc = any ? combine<C>(acc, v) : v;
+        any = true;
+      }
+  rows[y][threadIdx.x] = acc;
+  __syncthreads();
+  if (y != 0 || o >= count)
     return;
-  P acc = part[o * group];
-  for (int t = 0; t < tiles; ++t)
-    for (int g = 0; g < group; ++g) {
-      if (t == 0 && g == 0)
-        continue;
-      P v = part[t * pitch + (long long)o * group + g];
-      if constexpr (C == Combiner::Sum)
-        acc = acc + v;
-      else if constexpr (C == Combiner::Max)
-        acc = fmaxf(acc, v);
-      else
-        acc = combineLse(acc, v);
-    }
+  for (int r = 1; r < kCombineRows && r < tiles; ++r)
+    acc = combine<C>(acc, rows[r][threadIdx.x]);
   if constexpr (C == Combiner::Lse)
     out[o] = acc.m + __logf(acc.s);
   else
@@ -98,8 +113,7 @@ inline cudaError_t launchCombine(const void *part, float *out, int count, int ti
                                  long long pitch, int group, cudaStream_t stream) {
   if (count <= 0)
     return cudaSuccess;
-  int threads = 256;
-  combinePartials<C, P><<<(count + threads - 1) / threads, threads, 0, stream>>>(
+  combinePartials<C, P><<<(count + 31) / 32, dim3(32, kCombineRows), 0, stream>>>(
       static_cast<const P *>(part), out, count, tiles, pitch, group);
   return cudaGetLastError();
 }

@@ -1220,10 +1220,10 @@ struct WarpCombine {
 };
 } // namespace
 
-/// A generic that reduces its innermost loop dimension into f32 outputs, each by a plain fold
-/// out = combine(f(inputs), out), runs one warp per output point: lanes stride along the
-/// reduced dimension (coalesced for row-major inputs), then combine by shuffles in a fixed
-/// order (deterministic). Returns the folds, or nothing when the generic is not of that form.
+/// A generic that reduces its innermost loop dimension into f32 (or integer: counts) outputs,
+/// each by a plain fold out = combine(f(inputs), out), runs one warp per output point: lanes
+/// stride along the reduced dimension (coalesced for row-major inputs), then combine by
+/// shuffles in a fixed order (deterministic). Returns the folds, or nothing when the generic is not of that form.
 static std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp generic) {
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
@@ -1236,7 +1236,8 @@ static std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp g
     BlockArgument out = generic.getMatchingBlockArgument(&init);
     Value yielded = yield.getValues()[init.getOperandNumber() - generic.getNumDpsInputs()];
     Operation *op = yielded.getDefiningOp();
-    if (!out.getType().isF32() || !out.hasOneUse() || !op || !yielded.hasOneUse() ||
+    if (!(out.getType().isF32() || out.getType().isInteger(64) || out.getType().isInteger(32)) ||
+        !out.hasOneUse() || !op || !yielded.hasOneUse() ||
         op->getBlock() != generic.getBlock() || op->getNumOperands() != 2 ||
         (op->getOperand(0) != out && op->getOperand(1) != out) ||
         op->getOperand(0) == op->getOperand(1))
@@ -1247,6 +1248,7 @@ static std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp g
     std::optional<WarpCombine> fold =
         llvm::TypeSwitch<Operation *, std::optional<WarpCombine>>(op)
             .Case([&](arith::AddFOp) { return WarpCombine{op, value, "", "+", "0.f"}; })
+            .Case([&](arith::AddIOp) { return WarpCombine{op, value, "", "+", "0"}; })
             .Case([&](arith::MulFOp) { return WarpCombine{op, value, "", "*", "1.f"}; })
             .Case<arith::MaximumFOp, arith::MaxNumFOp>(
                 [&](auto) { return WarpCombine{op, value, "fmaxf", "", "-INFINITY"}; })
