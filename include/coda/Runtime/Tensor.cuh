@@ -84,6 +84,20 @@ template <class T> __device__ __forceinline__ void store8(T *p, long long i, con
   *reinterpret_cast<uint4 *>(p + i) = raw;
 }
 
+/// Copies 8 consecutive elements, bytes as they are, in the widest accesses they fill (the
+/// launcher checks that the buffers are 16-byte aligned; the elements start at a multiple of 8).
+template <class T> __device__ __forceinline__ void copy8(T *dst, const T *src) {
+  constexpr int kBytes = 8 * sizeof(T);
+  if constexpr (kBytes % 16 == 0) {
+#pragma unroll
+    for (int i = 0; i < kBytes / 16; ++i)
+      reinterpret_cast<uint4 *>(dst)[i] = reinterpret_cast<const uint4 *>(src)[i];
+  } else {
+    static_assert(kBytes == 8, "8 elements of 1, 2, 4 or 8 bytes");
+    *reinterpret_cast<uint2 *>(dst) = *reinterpret_cast<const uint2 *>(src);
+  }
+}
+
 /// out[i, h P + d + o P/2] = in[i, h P + 2d + o] (row i, head h, d < P/2, o = 0, 1; `in` packed,
 /// `out` rows ldOut apart): a pairwise(rotate, halves P) result, stored by the GEMM with each
 /// rotated pair side by side, moved into the halves of its head. A thread moves 8 pairs of 16-bit
