@@ -180,6 +180,14 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](arith::ConstantOp c) -> LogicalResult {
+        // An exponent of math.fpowi is spelled where it is used: no variable for it.
+        if (auto i = dyn_cast<IntegerAttr>(c.getValue());
+            i && !c->use_empty() && llvm::all_of(c->getUses(), [](OpOperand &use) {
+              return isa<math::FPowIOp>(use.getOwner()) && use.getOperandNumber() == 1;
+            })) {
+          names[c.getResult()] = std::to_string(i.getValue().getSExtValue());
+          return success();
+        }
         if (auto f = dyn_cast<FloatAttr>(c.getValue()))
           return define(c.getResult(), llvm::formatv("{0:e9}f", f.getValueAsDouble()).str());
         if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
@@ -1872,8 +1880,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   for (unsigned i = 0, e = kind == LauncherKind::Prepare ? 0 : func.getNumResults(); i < e; ++i)
     os << "void *result" << i << ", ";
   os << "void *workspace, cudaStream_t stream) {\n";
-  os << "  char *ws = static_cast<char *>(workspace);\n";
-  os << "  void *scratch = ws + " << intermediates << ";\n  (void)ws;\n  (void)scratch;\n";
+  os << "  [[maybe_unused]] char *ws = static_cast<char *>(workspace);\n";
+  os << "  [[maybe_unused]] void *scratch = ws + " << intermediates << ";\n";
   if (!aligned.empty()) {
     os << "  if (";
     llvm::interleave(aligned, os, [&](const std::string &p) { os << "!coda_aligned(" << p << ")"; },
