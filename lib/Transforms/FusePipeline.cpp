@@ -28,6 +28,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   pm.addPass(createCodaFuseRope());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.nest<func::FuncOp>().addPass(createCodaFuseLeftovers());
+  if (options.fp32Epilogues)
+    pm.nest<func::FuncOp>().addPass(createCodaFp32Epilogues());
   pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());
 }
 

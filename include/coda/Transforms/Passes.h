@@ -34,6 +34,12 @@ struct CodaFuseOptions : public PassPipelineOptions<CodaFuseOptions> {
                      "of a GEMM output then stay a separate step) instead of E[x²] − E[x]² in "
                      "fp32"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fp32Epilogues{
+      *this, "fp32-epilogues",
+      llvm::cl::desc("Compute the bf16/f16 arithmetic of epilogues in fp32 and round only what "
+                     "is stored, as torch.compile does, instead of rounding after every op as "
+                     "the program is written"),
+      llvm::cl::init(false)};
 };
 
 /// Builds --coda-fuse: every fusion pass, then canonicalization and CSE.

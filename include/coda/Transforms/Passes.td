@@ -186,6 +186,21 @@ def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::Func
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def CodaFp32Epilogues : Pass<"coda-fp32-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Compute the bf16/f16 arithmetic of coda.gemm epilogues in fp32, rounding once";
+  let description = [{
+    torch-mlir writes a bf16 program one op at a time, each op rounding its result to bf16, and
+    the fused epilogues keep every one of those roundings (two instructions each on the GPU,
+    more than the op itself). This pass computes the epilogue's narrow float arithmetic in fp32
+    instead: a narrow op becomes its fp32 form on the fp32 values of its operands, a rounding
+    followed by a widening disappears, and a value is rounded only where a result stores it.
+    The results are at least as accurate, and no longer bit-identical to the op-by-op program:
+    this is how torch.compile computes bf16 elementwise chains. Opt-in
+    (`--coda-fuse=fp32-epilogues=true`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CodaCleanupFused : Pass<"coda-cleanup-fused", "::mlir::func::FuncOp"> {
   let summary = "Canonicalize and CSE the functions that fusion changed, and only those";
   let description = [{

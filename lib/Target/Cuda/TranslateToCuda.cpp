@@ -152,6 +152,13 @@ std::string CudaEmitter::valueName(Value v) {
   return name;
 }
 
+/// tanh through the hardware's tanh.approx (error about 2⁻¹¹): for bf16/f16 values, whose
+/// rounding is coarser, and where approximate functions are allowed (fastmath `afn`).
+static bool approximateTanh(math::TanhOp t) {
+  return isa<BFloat16Type, Float16Type>(t.getType()) ||
+         arith::bitEnumContainsAll(t.getFastmath(), arith::FastMathFlags::afn);
+}
+
 LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
   auto name = [&](Value v) { return valueName(v); };
   auto define = [&](Value result, const std::string &expr) -> LogicalResult {
@@ -265,7 +272,7 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       .Case([&](math::LogOp) { return call("__logf"); })
       // Rounded to bf16 or f16, tanh.approx's error (about 2^-11) disappears.
       .Case([&](math::TanhOp t) {
-        return call(isa<BFloat16Type, Float16Type>(t.getType()) ? "coda::rt::tanhApprox" : "tanhf");
+        return call(approximateTanh(t) ? "coda::rt::tanhApprox" : "tanhf");
       })
       .Case([&](math::ErfOp) { return call("erff"); })
       .Case([&](math::RsqrtOp) { return call("rsqrtf"); })
@@ -496,7 +503,7 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
     Type t = o->getNumResults() ? o->getResult(0).getType() : Type();
     bool narrow = t && isa<BFloat16Type, Float16Type>(t) && !isa<arith::ExtFOp>(o);
     double cost = llvm::TypeSwitch<Operation *, double>(o)
-                      .Case([&](math::TanhOp) { return narrow ? 4.0 : 20.0; })
+                      .Case([&](math::TanhOp t) { return approximateTanh(t) ? 4.0 : 20.0; })
                       .Case<math::ErfOp>([](auto) { return 20.0; })
                       .Case<math::PowFOp>([](auto) { return 40.0; })
                       .Case([](math::FPowIOp p) {
