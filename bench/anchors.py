@@ -18,7 +18,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md).
 
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--only CASE] [--reps N]
-                        [--no-compile]
+                        [--no-compile] [--fp32-epilogues]
 """
 import argparse
 import concurrent.futures
@@ -51,7 +51,8 @@ def fuse_and_emit(name, program, args):
     opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
     if os.path.exists(translate):
         fused = os.path.join(args.out, f"{name}.fused.mlir")
-        subprocess.run([opt, "--coda-fuse", program, "-o", fused], check=True)
+        fuse = "--coda-fuse=fp32-epilogues=true" if getattr(args, "fp32_epilogues", False) else "--coda-fuse"
+        subprocess.run([opt, fuse, program, "-o", fused], check=True)
         subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", fused, "-o", cu],
                        check=True)
     elif not os.path.exists(cu):
@@ -223,6 +224,8 @@ def main():
     parser.add_argument("--only", default=None)
     parser.add_argument("--reps", type=int, default=25)
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
+    parser.add_argument("--fp32-epilogues", action="store_true",
+                        help="fuse with --coda-fuse=fp32-epilogues=true (epilogues rounded once)")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
