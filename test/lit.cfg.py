@@ -35,6 +35,10 @@ except Exception:
 if os.path.exists(nvcc) and cutlass_root and os.path.isdir(os.path.join(cutlass_root, "include")):
     config.available_features.add("nvcc-cutlass")
     config.substitutions.append(("%nvcc", nvcc))
+    # The flags of docs/cuda-backend.md: sm_90a machine code only (no compute_90 PTX, which
+    # cannot hold wgmma and would cost a second device compile).
+    config.substitutions.append(("%cuda_flags",
+        "-std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -gencode arch=compute_90a,code=sm_90a"))
     # The emitted kernels include coda's runtime headers and CUTLASS.
     config.substitutions.append(("%kernel_includes",
         "-I{0}/include -I{1}/include -I{1}/tools/util/include".format(config.coda_src_root, cutlass_root)))
