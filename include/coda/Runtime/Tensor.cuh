@@ -102,10 +102,12 @@ template <class T> __device__ __forceinline__ void copy8(T *dst, const T *src) {
 /// `out` rows ldOut apart): a pairwise(rotate, halves P) result, stored by the GEMM with each
 /// rotated pair side by side, moved into the halves of its head. A thread moves 8 pairs of 16-bit
 /// values (one 32-byte load, two 16-byte stores) where the half head holds whole groups of 8.
+template <class T, int P> constexpr int kPairsPerThread = sizeof(T) == 2 && (P / 2) % 8 == 0 ? 8 : 1;
+
 template <class T, int P>
 __global__ void pairsToHalves(const T *__restrict__ in, T *__restrict__ out, int m, int n,
                               long long ldOut) {
-  constexpr int kPairs = sizeof(T) == 2 && (P / 2) % 8 == 0 ? 8 : 1;
+  constexpr int kPairs = kPairsPerThread<T, P>;
   long long groupsPerRow = n / 2 / kPairs;
   long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   long long row = t / groupsPerRow, p = t % groupsPerRow * kPairs;
@@ -134,8 +136,7 @@ __global__ void pairsToHalves(const T *__restrict__ in, T *__restrict__ out, int
 template <class T, int P>
 inline cudaError_t launchPairsToHalves(const T *in, T *out, int m, int n, long long ldOut,
                                        cudaStream_t stream) {
-  constexpr int kPairs = sizeof(T) == 2 && (P / 2) % 8 == 0 ? 8 : 1;
-  long long threads = (long long)m * (n / 2 / kPairs);
+  long long threads = (long long)m * (n / 2 / kPairsPerThread<T, P>);
   pairsToHalves<T, P><<<(threads + 255) / 256, 256, 0, stream>>>(in, out, m, n, ldOut);
   return cudaGetLastError();
 }

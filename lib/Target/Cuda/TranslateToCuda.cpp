@@ -95,7 +95,7 @@ private:
                                      ArrayRef<Operation *> preparations);
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                   SmallVectorImpl<Value> &params,
-                                  SmallVectorImpl<unsigned> &vectorParams);
+                                  SmallVectorImpl<unsigned> &vectorParams, int64_t &threads);
   int64_t emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
                           ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides = {});
   LogicalResult emitScalarOp(Operation &op);
@@ -1316,7 +1316,8 @@ static int64_t vectorWidth(linalg::GenericOp generic, bool warp) {
 
 LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                              SmallVectorImpl<Value> &params,
-                                             SmallVectorImpl<unsigned> &vectorParams) {
+                                             SmallVectorImpl<unsigned> &vectorParams,
+                                             int64_t &threads) {
   names.clear();
   nextName = 0;
   Block &body = *generic.getBlock();
@@ -1367,9 +1368,11 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   } else {
     os << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   }
-  int64_t threads = folds || width == 1 ? points : points / width;
-  os << "  if (point >= " << threads << "LL) return;\n";
-  int64_t stride = threads;
+  // Threads to launch: a warp per output point, or one per point (per 8 with vectors).
+  int64_t units = folds ? points : points / width;
+  threads = folds ? points * 32 : units;
+  os << "  if (point >= " << units << "LL) return;\n";
+  int64_t stride = units;
   for (unsigned d = 0; d < ranges.size(); ++d)
     if (iterators[d] == utils::IteratorType::parallel) {
       int64_t range = !folds && d == last ? ranges[d] / width : ranges[d];
@@ -1723,13 +1726,18 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args << ");\n";
     bos << "  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
   };
-  // A copy of `elements` from src to dst, `width` elements per thread (aligned pointers).
+  // 16-byte accesses need 16-byte aligned buffers: checked before anything runs.
+  auto requireAligned = [&](const std::string &p) {
+    if (!llvm::is_contained(aligned, p))
+      aligned.push_back(p);
+  };
+  // A copy of `elements` from src to dst, `width` elements per thread.
   auto launchCopy = [&](const std::string &kernel, int64_t elements, int64_t width,
                         const std::string &src, const std::string &dst) {
-    if (width > 1)
-      for (const std::string &p : {src, dst})
-        if (!llvm::is_contained(aligned, p))
-          aligned.push_back(p);
+    if (width > 1) {
+      requireAligned(src);
+      requireAligned(dst);
+    }
     launch(kernel, elements / width, src + ", " + dst);
   };
   for (Operation &op : block.without_terminator()) {
@@ -1778,8 +1786,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       std::string name = fname + "_g" + std::to_string(generics++);
       SmallVector<Value> params;
       SmallVector<unsigned> vectorParams;
+      int64_t threads = 0;
       CudaEmitter genericEmitter(kos, options);
-      if (failed(genericEmitter.emitGenericKernel(generic, name, params, vectorParams)))
+      if (failed(genericEmitter.emitGenericKernel(generic, name, params, vectorParams, threads)))
         return failure();
       // Outputs start from their init, unless it is fresh.
       for (auto [init, result] : llvm::zip(generic.getDpsInits(), generic->getResults()))
@@ -1795,17 +1804,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       std::string args;
       for (unsigned i = 0, e = params.size(); i < e; ++i)
         args += (args.empty() ? "" : ", ") + argPtr(i);
-      // 16-byte accesses need 16-byte aligned buffers (checked before anything runs).
       for (unsigned i : vectorParams)
-        if (!llvm::is_contained(aligned, argPtr(i)))
-          aligned.push_back(argPtr(i));
-      int64_t points = 1;
-      for (auto [range, it] : llvm::zip(generic.getStaticLoopRanges(), generic.getIteratorTypesArray()))
-        if (it == utils::IteratorType::parallel)
-          points *= range;
-      bool warp = warpReduction(generic).has_value();
-      int64_t perThread = !warp && !vectorParams.empty() ? kVector : 1;
-      launch(name, warp ? points * 32 : points / perThread, args); // threads
+        requireAligned(argPtr(i));
+      launch(name, threads, args);
     } else if (auto fill = dyn_cast<linalg::FillOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       auto type = cast<RankedTensorType>(fill.result().getType());
