@@ -13,12 +13,16 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      preparation), the case's GEMM alone through cuBLAS (torch.matmul, the limit), the PyTorch
      function eagerly, torch.compile (default) and torch.compile
      (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
+     with --bf16-epilogues also coda fused with --coda-fuse=fp32-epilogues=false (a bf16
+     rounding after every epilogue op, as the program is written), checked the same way, as a
+     sixth contender of the same alternations;
   3. lists the kernels coda's call runs with their times (torch.profiler);
   4. writes bench/results/anchors-h200.json, a bar chart of the ratios to cuBLAS
      (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md).
 
-Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--only CASE] [--reps N]
-                        [--no-compile] [--fp32-epilogues]
+Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
+                        [--only CASE] [--reps N]
+                        [--no-compile] [--bf16-epilogues]
 """
 import argparse
 import concurrent.futures
@@ -44,16 +48,17 @@ GEMM = {"bias_gelu": (0, 1), "residual_rmsnorm": (0, 1), "rmsnorm_qkv": (0, 2),
         "down_residual": (0, 1)}
 
 
-def fuse_and_emit(name, program, args):
-    """`coda-opt --coda-fuse` of `program`, then `coda-translate` with the PyTorch binding, into
-    OUT/<name>.cu; without the tools, the file emitted there beforehand."""
+def fuse_and_emit(name, program, args, fuse="--coda-fuse"):
+    """`coda-opt <fuse>` of `program`, then `coda-translate` with the PyTorch binding and the
+    tuning database (where there is one), into OUT/<name>.cu; without the tools, the file
+    emitted there beforehand."""
     cu = os.path.join(args.out, f"{name}.cu")
     opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
     if os.path.exists(translate):
         fused = os.path.join(args.out, f"{name}.fused.mlir")
-        fuse = "--coda-fuse=fp32-epilogues=true" if getattr(args, "fp32_epilogues", False) else "--coda-fuse"
         subprocess.run([opt, fuse, program, "-o", fused], check=True)
-        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", fused, "-o", cu],
+        db = [f"--tuning-db={args.tuning_db}"] if os.path.exists(args.tuning_db) else []
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", *db, fused, "-o", cu],
                        check=True)
     elif not os.path.exists(cu):
         sys.exit(f"no {translate} and no {cu}")
@@ -127,27 +132,42 @@ def tuned_variant(case, tuning_dir):
     return (best or [v for v in variants if v["rank"] == 0])[0]
 
 
-def build_case(case, args):
-    if args.from_tuning:  # the tuner's build of the same program, emitted the same way
+BF16_EPILOGUES = "--coda-fuse=fp32-epilogues=false"
+
+
+def add_tuning_db_argument(parser):
+    parser.add_argument("--tuning-db", default=os.path.join(HERE, "results", "tuning-h200.json"),
+                        help="bench/tune.py's measured configurations, for coda-translate "
+                             "(default: %(default)s; the analytic model where absent)")
+
+
+def build_case(case, args, fuse="--coda-fuse"):
+    if args.from_tuning and fuse == "--coda-fuse":  # the tuner's build, emitted the same way
         name = tuned_variant(case, args.from_tuning)["name"]
         return check_examples.build(name, os.path.join(args.from_tuning, f"{name}.cu"), args)
     program = os.path.join(HERE, "programs", "anchor", f"{case}.mlir")
-    return check_examples.build(f"anchor_{case}", fuse_and_emit(f"anchor_{case}", program, args),
-                                args)
+    name = f"anchor_{case}" + ("_bf16" if fuse == BF16_EPILOGUES else "")
+    return check_examples.build(name, fuse_and_emit(name, program, args, fuse), args)
 
 
-def bench_case(case, module, seconds, args):
+def bench_case(case, built, args):
+    """`built`: {contender: (module, build seconds)} for "coda" and, with --bf16-epilogues,
+    "coda_bf16"."""
     fn = programs.CASES[case]
     torch.manual_seed(0)
     xs = random_inputs(case)
-    call = check_examples.prepared_call(module, xs)
-    coda = lambda: call(*xs)  # noqa: E731
-    outs = check_examples.as_list(coda())
     refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
-    err = max(check_examples.rel_err(o, r) for o, r in zip(outs, refs))
+    fns, errs = {}, {}
+    for name, (module, _) in built.items():
+        call = check_examples.prepared_call(module, xs)
+        fns[name] = lambda call=call: call(*xs)
+        outs = check_examples.as_list(fns[name]())
+        errs[name] = max(check_examples.rel_err(o, r) for o, r in zip(outs, refs))
+        del outs
     del refs
+    err = errs["coda"]
     a, b = xs[GEMM[case][0]], xs[GEMM[case][1]]
-    fns = {"coda": coda, "cublas_gemm": lambda: torch.matmul(a, b.t()), "eager": lambda: fn(*xs)}
+    fns.update(cublas_gemm=lambda: torch.matmul(a, b.t()), eager=lambda: fn(*xs))
     if not args.no_compile:
         compiled = torch.compile(fn)
         autotuned = torch.compile(fn, mode="max-autotune-no-cudagraphs")
@@ -157,12 +177,17 @@ def bench_case(case, module, seconds, args):
     ms = time_interleaved(fns, args.reps)
     result = {f"{name}_ms": t for name, t in ms.items()}
     result.update(ratio_vs_gemm=ms["coda"] / ms["cublas_gemm"], max_rel_err=err,
-                  passed=err <= BOUND, build_s=seconds, M=a.shape[0], N=b.shape[0], K=a.shape[1])
-    result["coda_kernels_us"] = kernel_times(coda)
+                  passed=all(e <= BOUND for e in errs.values()), build_s=built["coda"][1],
+                  M=a.shape[0], N=b.shape[0], K=a.shape[1])
+    if "coda_bf16" in ms:
+        result.update(ratio_bf16_vs_gemm=ms["coda_bf16"] / ms["cublas_gemm"],
+                      max_rel_err_bf16=errs["coda_bf16"])
+    result["coda_kernels_us"] = kernel_times(fns["coda"])
     if "compile_max_autotune" in ms:
         result["ratio_compile_max_autotune_vs_gemm"] = ms["compile_max_autotune"] / ms["cublas_gemm"]
     line = " ".join(f"{name} {t:7.3f}" for name, t in ms.items())
-    print(f"{case:18s} {line}  ratio {result['ratio_vs_gemm']:.3f}  rel err {err:.1e}"
+    errors = " ".join(f"{name} {e:.1e}" for name, e in errs.items())
+    print(f"{case:18s} {line}  ratio {result['ratio_vs_gemm']:.3f}  rel err {errors}"
           + ("" if result["passed"] else "  FAIL"), flush=True)
     for name, us in result["coda_kernels_us"]:
         print(f"{'':20s}{us:9.1f} us  {name}", flush=True)
@@ -182,6 +207,15 @@ def write_reports(results, json_path, png_path, md_path):
                     f"{r.get('compile_max_autotune_ms', float('nan')):.3f} | "
                     f"{r.get('ratio_compile_max_autotune_vs_gemm', float('nan')):.3f} | "
                     f"{r['max_rel_err']:.1e} |")
+    bf16 = [(case, r) for case, r in results["cases"].items() if "coda_bf16_ms" in r]
+    if bf16:  # --bf16-epilogues: the sixth contender, same alternations
+        rows += ["", "With `--bf16-epilogues` (coda fused with `--coda-fuse=fp32-epilogues=false`, "
+                 "timed in the same alternations):", "",
+                 "| case | coda ms | coda bf16-epilogues ms | coda / GEMM | bf16-epilogues / GEMM "
+                 "| bf16-epilogues max rel err |", "|---|---|---|---|---|---|"]
+        rows += [f"| {case} | {r['coda_ms']:.3f} | {r['coda_bf16_ms']:.3f} | "
+                 f"{r['ratio_vs_gemm']:.3f} | {r['ratio_bf16_vs_gemm']:.3f} | "
+                 f"{r['max_rel_err_bf16']:.1e} |" for case, r in bf16]
     with open(md_path, "w") as f:
         f.write("# Performance: the anchor cases on the H200\n\n")
         f.write(f"Written by `bench/anchors.py` on {results['device']} (torch {results['torch']}); "
@@ -198,6 +232,8 @@ def write_reports(results, json_path, png_path, md_path):
     cases = list(results["cases"])
     series = [("coda", "coda_ms"), ("eager", "eager_ms"), ("compile", "compile_ms"),
               ("max-autotune", "compile_max_autotune_ms")]
+    if bf16:
+        series.insert(1, ("coda bf16-epilogues", "coda_bf16_ms"))
     fig, ax = plt.subplots(figsize=(11, 4))
     width = 0.8 / len(series)
     for i, (label, key) in enumerate(series):
@@ -221,11 +257,13 @@ def main():
     parser.add_argument("--from-tuning", default=None, metavar="DIR",
                         help="take each case's fastest variant from bench/tune.py's DIR "
                              "(emitted with --tuning-db; built there already)")
+    add_tuning_db_argument(parser)
     parser.add_argument("--only", default=None)
     parser.add_argument("--reps", type=int, default=25)
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
-    parser.add_argument("--fp32-epilogues", action="store_true",
-                        help="fuse with --coda-fuse=fp32-epilogues=true (epilogues rounded once)")
+    parser.add_argument("--bf16-epilogues", action="store_true",
+                        help="also time coda fused with --coda-fuse=fp32-epilogues=false "
+                             "(a bf16 rounding after every epilogue op) as a sixth contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
@@ -239,10 +277,15 @@ def main():
     if args.only and os.path.exists(json_path):  # one case at a time adds to the file
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(cases)) as pool:  # nvcc in parallel
-        built = dict(zip(cases, pool.map(lambda c: build_case(c, args), cases)))
+    contenders = {"coda": "--coda-fuse"}
+    if args.bf16_epilogues:
+        contenders["coda_bf16"] = BF16_EPILOGUES
+    jobs = [(case, name) for case in cases for name in contenders]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(jobs)) as pool:  # nvcc in parallel
+        modules = dict(zip(jobs, pool.map(lambda j: build_case(j[0], args, contenders[j[1]]), jobs)))
     for case in cases:
-        results["cases"][case] = bench_case(case, *built[case], args)
+        built = {name: modules[(case, name)] for name in contenders}
+        results["cases"][case] = bench_case(case, built, args)
         if args.from_tuning:
             results["cases"][case]["config"] = tuned_variant(case, args.from_tuning)["config"]
         torch.cuda.empty_cache()

@@ -11,7 +11,7 @@ check of coda's output against the fp32 forward (max|out - ref| / max|ref|, besi
 PyTorch's own), the contenders run interleaved, medians of --reps alternations; the result,
 with coda's kernels and their times, goes into bench/results/block-h200.json.
 
-Usage: bench/block.py [--emitted DIR] [--builds DIR] [--reps N]
+Usage: bench/block.py [--emitted DIR] [--builds DIR] [--reps N] [--tuning-db FILE]
 """
 import argparse
 import json
@@ -35,6 +35,7 @@ def main():
     parser.add_argument("--emitted", dest="out", default=None)
     parser.add_argument("--builds", default=None)
     parser.add_argument("--reps", type=int, default=25)
+    anchors.add_tuning_db_argument(parser)
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "block")
     os.makedirs(args.out, exist_ok=True)

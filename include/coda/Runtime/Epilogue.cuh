@@ -6,7 +6,8 @@
 //                       and column: for index-dependent epilogues and for pairwise epilogues,
 //                       whose functor works on the adjacent column pairs of a fragment.
 //   GlobalLoad<T, P>    an operand read at each element's coordinates: an [M, N] matrix, or,
-//                       with a period P, an [M, P] table read at column j mod P (RoPE's cos/sin).
+//                       with a period P, an [M, P] table read at column j mod P (RoPE's cos/sin);
+//                       a fragment's column pairs are read two elements at a time.
 //                       (An [M, N] operand typed like D goes through CUTLASS's Sm90SrcFetch
 //                       instead: a TMA load of the collective's C.)
 //   GlobalStore<T, C>   a second output written at each element's coordinates: as is, one value
@@ -143,12 +144,34 @@ template <class Element, int Period> struct GlobalLoadCallbacks {
                                          int epi_n) {
       Array<int, F> rows, cols;
       coords.get(epi_v, epi_m, epi_n, rows, cols);
-      Array<float, F> out;
-      CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < F; ++i) {
-        bool in = rows[i] < coords.M && cols[i] < coords.N;
+      // The accumulator layout gives fragments column pairs (2p, 2p+1) of one row: such a pair
+      // is one load of two elements where the operand's rows keep pairs aligned.
+      bool pairsAligned = params.ld % 2 == 0 && Period % 2 == 0 &&
+                          reinterpret_cast<uintptr_t>(params.ptr) % (2 * sizeof(Element)) == 0;
+      auto at = [&](int i) {
         int col = Period > 0 ? int(unsigned(cols[i]) % Period) : cols[i];
-        out[i] = in ? float(params.ptr[rows[i] * params.ld + col]) : 0.f;
+        return params.ptr + rows[i] * params.ld + col;
+      };
+      auto in = [&](int i) { return rows[i] < coords.M && cols[i] < coords.N; };
+      auto one = [&](int i) { return in(i) ? float(*at(i)) : 0.f; };
+      Array<float, F> out;
+      if constexpr (F % 2 == 0) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = 0; i < F; i += 2) {
+          if (pairsAligned && cols[i] % 2 == 0 && cols[i + 1] == cols[i] + 1 &&
+              rows[i + 1] == rows[i] && in(i) && in(i + 1)) {
+            auto two = *reinterpret_cast<cutlass::AlignedArray<Element, 2> const *>(at(i));
+            out[i] = float(two[0]);
+            out[i + 1] = float(two[1]);
+          } else {
+            out[i] = one(i);
+            out[i + 1] = one(i + 1);
+          }
+        }
+      } else {
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = 0; i < F; ++i)
+          out[i] = one(i);
       }
       return out;
     }

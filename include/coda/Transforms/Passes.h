@@ -37,9 +37,9 @@ struct CodaFuseOptions : public PassPipelineOptions<CodaFuseOptions> {
   PassOptions::Option<bool> fp32Epilogues{
       *this, "fp32-epilogues",
       llvm::cl::desc("Compute the bf16/f16 arithmetic of epilogues in fp32 and round only what "
-                     "is stored, as torch.compile does, instead of rounding after every op as "
-                     "the program is written"),
-      llvm::cl::init(false)};
+                     "is stored, as torch.compile does (default; false rounds after every op "
+                     "as the program is written)"),
+      llvm::cl::init(true)};
 };
 
 /// Builds --coda-fuse: every fusion pass, then canonicalization and CSE.
