@@ -144,34 +144,34 @@ template <class Element, int Period> struct GlobalLoadCallbacks {
                                          int epi_n) {
       Array<int, F> rows, cols;
       coords.get(epi_v, epi_m, epi_n, rows, cols);
-      // The accumulator layout gives fragments column pairs (2p, 2p+1) of one row: such a pair
-      // is one load of two elements where the operand's rows keep pairs aligned.
-      bool pairsAligned = params.ld % 2 == 0 && Period % 2 == 0 &&
-                          reinterpret_cast<uintptr_t>(params.ptr) % (2 * sizeof(Element)) == 0;
+      auto in = [&](int i) { return rows[i] < coords.M && cols[i] < coords.N; };
       auto at = [&](int i) {
         int col = Period > 0 ? int(unsigned(cols[i]) % Period) : cols[i];
         return params.ptr + rows[i] * params.ld + col;
       };
-      auto in = [&](int i) { return rows[i] < coords.M && cols[i] < coords.N; };
-      auto one = [&](int i) { return in(i) ? float(*at(i)) : 0.f; };
       Array<float, F> out;
-      if constexpr (F % 2 == 0) {
+      // The accumulator layout gives fragments column pairs (2p, 2p+1) of one row, and N is
+      // even wherever D goes through TMA: then each pair is one load of two elements (the
+      // condition is the same for the whole fragment, so every load can be issued up front).
+      bool pairs = F % 2 == 0 && coords.N % 2 == 0 && params.ld % 2 == 0 && Period % 2 == 0 &&
+                   reinterpret_cast<uintptr_t>(params.ptr) % (2 * sizeof(Element)) == 0;
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i + 1 < F; i += 2)
+        pairs = pairs && cols[i] % 2 == 0 && cols[i + 1] == cols[i] + 1 && rows[i + 1] == rows[i];
+      if (pairs) {
         CUTLASS_PRAGMA_UNROLL
-        for (int i = 0; i < F; i += 2) {
-          if (pairsAligned && cols[i] % 2 == 0 && cols[i + 1] == cols[i] + 1 &&
-              rows[i + 1] == rows[i] && in(i) && in(i + 1)) {
-            auto two = *reinterpret_cast<cutlass::AlignedArray<Element, 2> const *>(at(i));
-            out[i] = float(two[0]);
-            out[i + 1] = float(two[1]);
-          } else {
-            out[i] = one(i);
-            out[i + 1] = one(i + 1);
-          }
+        for (int i = 0; i + 1 < F; i += 2) {
+          cutlass::AlignedArray<Element, 2> two;
+          two.fill(Element(0));
+          if (in(i))
+            two = *reinterpret_cast<cutlass::AlignedArray<Element, 2> const *>(at(i));
+          out[i] = float(two[0]);
+          out[i + 1] = float(two[1]);
         }
       } else {
         CUTLASS_PRAGMA_UNROLL
         for (int i = 0; i < F; ++i)
-          out[i] = one(i);
+          out[i] = in(i) ? float(*at(i)) : 0.f;
       }
       return out;
     }
