@@ -200,13 +200,15 @@ def write_reports(results, json_path, png_path, md_path):
     rows = ["| case | coda ms | cuBLAS GEMM ms | coda / GEMM | eager ms | compile ms | "
             "max-autotune ms | max-autotune / GEMM | max rel err |",
             "|---|---|---|---|---|---|---|---|---|"]
+    def ms(r, key):  # "—" for a contender not timed (--no-compile)
+        return f"{r[key]:.3f}" if key in r else "—"
+
     for case, r in results["cases"].items():
         rows.append(f"| {case} | {r['coda_ms']:.3f} | {r['cublas_gemm_ms']:.3f} | "
-                    f"{r['ratio_vs_gemm']:.3f} | {r['eager_ms']:.3f} | "
-                    f"{r.get('compile_ms', float('nan')):.3f} | "
-                    f"{r.get('compile_max_autotune_ms', float('nan')):.3f} | "
-                    f"{r.get('ratio_compile_max_autotune_vs_gemm', float('nan')):.3f} | "
-                    f"{r['max_rel_err']:.1e} |")
+                    f"{r['ratio_vs_gemm']:.3f} | {r['eager_ms']:.3f} | {ms(r, 'compile_ms')} | "
+                    f"{ms(r, 'compile_max_autotune_ms')} | "
+                    f"{ms(r, 'ratio_compile_max_autotune_vs_gemm')} | {r['max_rel_err']:.1e} |")
+    rows += [f"\n{case}: {r['note']}" for case, r in results["cases"].items() if "note" in r]
     bf16 = [(case, r) for case, r in results["cases"].items() if "coda_bf16_ms" in r]
     if bf16:  # --bf16-epilogues: the sixth contender, same alternations
         rows += ["", "With `--bf16-epilogues` (coda fused with `--coda-fuse=fp32-epilogues=false`, "
