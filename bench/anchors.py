@@ -16,7 +16,9 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      with --bf16-epilogues also coda fused with --coda-fuse=fp32-epilogues=false (a bf16
      rounding after every epilogue op, as the program is written), checked the same way, as a
      sixth contender of the same alternations;
-  3. lists the kernels coda's call runs with their times (torch.profiler);
+  3. lists the kernels coda's call runs with their times (torch.profiler), and for coda and
+     cuBLAS the host time of a call and the GPU time of the call replayed from a CUDA graph
+     (what the events count besides the kernels);
   4. writes bench/results/anchors-h200.json, a bar chart of the ratios to cuBLAS
      (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md).
 
@@ -31,6 +33,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 import torch
 
@@ -118,6 +121,35 @@ def kernel_times(fn, reps=10):
     return sorted(([name[:100], round(us, 1)] for name, us in times.items()), key=lambda x: -x[1])
 
 
+def launch_costs(fns, names, reps=25):
+    """Where a call's time goes besides its kernels, per contender: `host_us`, the host time of
+    one call from an idle GPU (the events above count it whenever the GPU waits for the launch),
+    and `graph_ms`, the GPU time of the same call replayed from a CUDA graph (no host work)."""
+    costs = {}
+    for name in names:
+        fn, host = fns[name], []
+        for _ in range(reps):
+            torch.cuda.synchronize()
+            t = time.perf_counter()
+            fn()
+            host.append((time.perf_counter() - t) * 1e6)
+        torch.cuda.synchronize()
+        costs[name] = {"host_us": statistics.median(host)}
+        try:
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(stream):
+                fn()  # allocations made outside the capture first
+            torch.cuda.current_stream().wait_stream(stream)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                fn()
+            costs[name]["graph_ms"] = time_interleaved({name: graph.replay}, reps)[name]
+        except RuntimeError as e:  # a call that cannot be captured still has its host time
+            costs[name]["graph_error"] = str(e).splitlines()[0][:200]
+    return costs
+
+
 def tuned_variant(case, tuning_dir):
     """The variant of `case` that bench/tune.py measured fastest (its configuration in
     bench/results/tuning-h200.json), else the model's choice: its name in `tuning_dir`."""
@@ -183,12 +215,17 @@ def bench_case(case, built, args):
         result.update(ratio_bf16_vs_gemm=ms["coda_bf16"] / ms["cublas_gemm"],
                       max_rel_err_bf16=errs["coda_bf16"])
     result["coda_kernels_us"] = kernel_times(fns["coda"])
+    result["launch"] = launch_costs(fns, [n for n in fns if n.startswith("coda")] + ["cublas_gemm"])
     if "compile_max_autotune" in ms:
         result["ratio_compile_max_autotune_vs_gemm"] = ms["compile_max_autotune"] / ms["cublas_gemm"]
     line = " ".join(f"{name} {t:7.3f}" for name, t in ms.items())
     errors = " ".join(f"{name} {e:.1e}" for name, e in errs.items())
     print(f"{case:18s} {line}  ratio {result['ratio_vs_gemm']:.3f}  rel err {errors}"
           + ("" if result["passed"] else "  FAIL"), flush=True)
+    for name, cost in result["launch"].items():
+        graph = f"{cost['graph_ms']:.3f} ms" if "graph_ms" in cost else cost["graph_error"]
+        print(f"{'':20s}{name}: host {cost['host_us']:.1f} us per call, from a CUDA graph {graph}",
+              flush=True)
     for name, us in result["coda_kernels_us"]:
         print(f"{'':20s}{us:9.1f} us  {name}", flush=True)
     return result

@@ -2,6 +2,9 @@
 // RUN: coda-opt --coda-fuse=fp32-epilogues=true %coda_src/bench/programs/small/bias_gelu.mlir -o %t.mlir
 // RUN: coda-run %t.mlir --against %coda_src/bench/programs/small/bias_gelu.mlir --atol 0.5 --rtol 2e-2 | FileCheck %s --check-prefix=SAME
 // RUN: coda-translate --coda-to-cuda %t.mlir | FileCheck %s --check-prefix=CUDA
+// The default pipeline computes epilogues in fp32; fp32-epilogues=false keeps every rounding.
+// RUN: coda-opt --coda-fuse %coda_src/bench/programs/small/bias_gelu.mlir | diff - %t.mlir
+// RUN: coda-opt --coda-fuse=fp32-epilogues=false %coda_src/bench/programs/small/bias_gelu.mlir | coda-translate --coda-to-cuda | FileCheck %s --check-prefix=BF16
 
 // A bf16 chain as torch-mlir writes it (each op rounds to bf16) computed in fp32: the rounding
 // of the accumulator and the final widening disappear, the bf16 operand is widened once, the
@@ -56,6 +59,8 @@ func.func @already_f32(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tensor<
 // (closer to fp32 than the op-by-op bf16 rounding), and its kernel rounds once.
 // SAME-NOT: MISMATCH
 // SAME: ok
+// BF16-LABEL: __device__ __forceinline__ void main_k0_epilogue(
+// BF16:         __float2bfloat16_rn
 // CUDA-LABEL: __device__ __forceinline__ void main_k0_epilogue(
 // CUDA-NOT:     __float2bfloat16_rn
 // CUDA:         coda::rt::tanhApprox(
