@@ -13,6 +13,8 @@
 //   GlobalStore<T, C>   a second output written at each element's coordinates: as is, one value
 //                       per column pair (pairwise contract: [M, N/2]), or two values per element
 //                       (pairwise expand: [M, 2N]).
+//   HalvesStore<S, E, T, P>  a pairwise(rotate, halves P) result written into its heads' halves
+//                       by TMA stores, from a shared-memory subtile staged half by half.
 //   TakeFirst           the root of a DAG whose other outputs are side effects.
 //   WithoutD            a DAG for a kernel with no result in the collective's D.
 //
@@ -234,6 +236,124 @@ struct GlobalStore
     : CoordNode<GlobalStoreCallbacks<Element, C>::template type, GlobalStoreArguments<Element>> {
   using CoordNode<GlobalStoreCallbacks<Element, C>::template type,
                   GlobalStoreArguments<Element>>::CoordNode;
+};
+
+/// Writes a pairwise(rotate, halves P) result into place. The accumulator holds each head's
+/// rotated pairs side by side: column 2q + s of a head is element q of its half s. Each epilogue
+/// subtile (EpiM × EpiN columns, inside one head) is staged in shared memory half by half, and a
+/// TMA store moves it through a view of the result whose columns are ((s, q), head) to where the
+/// halves go. Stages must be the collective's StagesD, and the CTA tile's N must be P (the view
+/// is tiled one head at a time).
+template <int Stages, class EpilogueTile, class Element, int P> struct HalvesStore : NodeBase {
+  static constexpr int EpiM = cute::size<0>(EpilogueTile{});
+  static constexpr int EpiN = cute::size<1>(EpilogueTile{});
+  static_assert(P % EpiN == 0 && EpiN % 2 == 0, "an epilogue subtile must lie inside one head");
+  using ElementAux = Element;
+
+  // A subtile's column (s, q') at s * EpiN/2 + q': each half contiguous, as TMA moves it.
+  using HalfColumns = cute::Shape<cute::_2, cute::Int<EpiN / 2>>;
+  using ColumnStrides = cute::Stride<cute::Int<EpiN / 2>, cute::_1>;
+  using SmemLayoutTma = cute::Layout<cute::Shape<cute::Int<EpiM>, HalfColumns>,
+                                     cute::Stride<cute::Int<EpiN>, ColumnStrides>>;
+  using SmemLayout = cute::Layout<cute::Shape<cute::Int<EpiM>, HalfColumns, cute::Int<Stages>>,
+                                  cute::Stride<cute::Int<EpiN>, ColumnStrides, cute::Int<EpiM * EpiN>>>;
+
+  struct SharedStorage {
+    alignas(128) cute::array_aligned<Element, cute::cosize_v<SmemLayout>> smem;
+  };
+  struct Arguments {
+    Element *ptr = nullptr;
+    long long ld = 0;
+  };
+
+  /// The result as [M, ((2, P/2), N/P), 1]: column 2q + s + P·h of the accumulator is element
+  /// P·h + s·P/2 + q of its row.
+  CUTLASS_HOST_DEVICE static auto shapeOf(int m, int n) {
+    return cute::make_shape(m, cute::make_shape(cute::make_shape(cute::_2{}, cute::Int<P / 2>{}), n / P), 1);
+  }
+  static auto viewOf(Element *ptr, int m, int n, long long ld) {
+    auto stride = cute::make_stride(
+        ld, cute::make_stride(cute::make_stride(cute::Int<P / 2>{}, cute::_1{}), cute::Int<P>{}), 0LL);
+    return cute::make_tensor(cute::make_gmem_ptr(ptr), cute::make_layout(shapeOf(m, n), stride));
+  }
+
+  struct Params {
+    using Tma = decltype(cute::make_tma_copy(cute::SM90_TMA_STORE{}, viewOf(nullptr, 0, 0, 0),
+                                             SmemLayoutTma{}));
+    Tma tma;
+  };
+  template <class ProblemShape>
+  static Params to_underlying_arguments(ProblemShape const &problem, Arguments const &args, void *) {
+    auto [M, N, K, L] = cute::append<4>(problem, 1);
+    return {cute::make_tma_copy(cute::SM90_TMA_STORE{}, viewOf(args.ptr, int(M), int(N), args.ld),
+                                SmemLayoutTma{})};
+  }
+
+  CUTLASS_HOST_DEVICE HalvesStore() {}
+  CUTLASS_HOST_DEVICE HalvesStore(Params const &params, SharedStorage const &shared)
+      : params(&params), smem(const_cast<Element *>(shared.smem.data())) {}
+  Params const *params;
+  Element *smem;
+
+  template <class RTensor, class TiledR2S, class STensorR2S, class STensorS2G, class GTensorS2G>
+  struct Callbacks : EmptyConsumerStoreCallbacks {
+    CUTLASS_DEVICE Callbacks(RTensor &&values, TiledR2S r2s, STensorR2S &&r2sDst,
+                             STensorS2G &&s2gSrc, GTensorS2G &&s2gDst, Params const *params)
+        : values(cute::forward<RTensor>(values)), r2s(r2s),
+          r2sDst(cute::forward<STensorR2S>(r2sDst)), s2gSrc(cute::forward<STensorS2G>(s2gSrc)),
+          s2gDst(cute::forward<GTensorS2G>(s2gDst)), params(params) {}
+    RTensor values;      // (CPY, CPY_M, CPY_N): this thread's values of the subtile
+    TiledR2S r2s;        // element by element: a pair's two values go to different halves
+    STensorR2S r2sDst;   // (R2S, R2S_M, R2S_N, PIPE)
+    STensorS2G s2gSrc;   // (TMA, TMA_M, TMA_N, PIPE)
+    GTensorS2G s2gDst;   // (TMA, TMA_M, TMA_N, EPI_M, EPI_N)
+    Params const *params;
+
+    template <class ElementAcc, class ElementInput, int F>
+    CUTLASS_DEVICE Array<ElementInput, F> visit(Array<ElementAcc, F> const &, int epi_v, int,
+                                                int, Array<ElementInput, F> const &input) {
+      auto fragments = cute::recast<Array<Element, F>>(cute::coalesce(values));
+      fragments(epi_v) = cutlass::NumericArrayConverter<Element, ElementInput, F>{}(input);
+      return input;
+    }
+
+    CUTLASS_DEVICE void postreduce(int, int, int iteration, bool issue_smem_store) {
+      using Retiled = decltype(cute::layout(TiledR2S{}.get_slice(0).retile_S(RTensor{})));
+      if (issue_smem_store)
+        cute::copy(r2s, cute::make_tensor(values.data(), Retiled{}),
+                   r2sDst(cute::_, cute::_, cute::_, iteration % Stages));
+    }
+
+    CUTLASS_DEVICE void tma_store(int epi_m, int epi_n, int iteration, bool issue_tma_store) {
+      if (issue_tma_store)
+        cute::copy(params->tma, s2gSrc(cute::_, cute::_, cute::_, iteration % Stages),
+                   s2gDst(cute::_, cute::_, cute::_, epi_m, epi_n));
+    }
+  };
+
+  template <bool ReferenceSrc, class... A>
+  CUTLASS_DEVICE auto
+  get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<A...> const &args) {
+    using namespace cute;
+    auto [M, N, K, L] = args.problem_shape_mnkl;
+    auto [m, n, k, l] = args.tile_coord_mnkl;
+    Tensor mOut = params->tma.get_tma_tensor(shapeOf(int(M), int(N)));
+    Tensor gOut = local_tile(mOut, take<0, 2>(args.tile_shape_mnk), make_coord(m, n, l));
+    Tensor gValues = cutlass::epilogue::fusion::sm90_partition_for_epilogue<ReferenceSrc>(
+        gOut, args.epi_tile, args.tiled_copy, args.thread_idx);
+    Tensor values = make_tensor<Element>(take<0, 3>(shape(gValues)));
+    Tensor sOut = make_tensor(make_smem_ptr(smem), SmemLayout{});
+    auto r2s = conditional_return<ReferenceSrc>(
+        make_tiled_copy_S(Copy_Atom<UniversalCopy<Element>, Element>{}, args.tiled_copy),
+        make_tiled_copy_D(Copy_Atom<UniversalCopy<Element>, Element>{}, args.tiled_copy));
+    auto r2sDst = r2s.get_slice(args.thread_idx).partition_D(sOut);
+    auto s2g = params->tma.get_slice(_0{});
+    Tensor s2gSrc = s2g.partition_S(sOut);
+    Tensor s2gDst = s2g.partition_D(flat_divide(gOut, args.epi_tile));
+    return Callbacks<decltype(values), decltype(r2s), decltype(r2sDst), decltype(s2gSrc),
+                     decltype(s2gDst)>(std::move(values), r2s, std::move(r2sDst),
+                                       std::move(s2gSrc), std::move(s2gDst), params);
+  }
 };
 
 /// The first input: the root of a DAG whose other children write their own outputs.

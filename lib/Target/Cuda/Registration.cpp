@@ -18,12 +18,20 @@ void mlir::coda::registerToCudaTranslation() {
       llvm::cl::desc("With --coda-to-cuda: a JSON tuning database (bench/tune.py writes one) "
                      "whose measured kernel configurations replace the analytic model's"),
       llvm::cl::value_desc("file"), llvm::cl::init(""));
+  static llvm::cl::opt<bool> tmaHalves(
+      "tma-halves",
+      llvm::cl::desc("With --coda-to-cuda: write pairwise(rotate, halves) results into their "
+                     "halves from the kernel's own TMA stores instead of staging the rotated "
+                     "pairs and copying them into place afterwards (experimental: not yet run "
+                     "on a GPU)"),
+      llvm::cl::init(false));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
         CudaEmitterOptions options;
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
+        options.tmaHalves = tmaHalves;
         return translateToCuda(op, os, options);
       },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });

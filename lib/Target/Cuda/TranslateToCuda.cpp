@@ -40,6 +40,7 @@ namespace {
 enum class Sink {
   D,       // the collective's TMA store (the first stored or accumulated result)
   Store,   // coda::rt::GlobalStore
+  Halves,  // coda::rt::HalvesStore: a rotation into halves, by TMA from the kernel (--tma-halves)
   Reduce   // a CUTLASS reduction node writing per-tile partials, then a combine kernel
 };
 
@@ -58,6 +59,8 @@ struct KernelPlan {
   /// pipelined with the mainloop) instead of per-thread loads; -1 if none.
   int sourceOperand = -1;
   int dResult = -1;
+  /// The result a HalvesStore writes (--tma-halves); -1 if none.
+  int halvesResult = -1;
   SmallVector<std::string> operandElements;
   SmallVector<ResultPlan> results;
   /// Per value stream: the result it computes and which of the result's yields.
@@ -77,7 +80,7 @@ public:
 private:
   LogicalResult emitKernel(GemmOp op, StringRef name);
   FailureOr<KernelPlan> planKernel(GemmOp op);
-  KernelConfig chooseConfig(GemmOp op, const KernelPlan &plan);
+  FailureOr<KernelConfig> chooseConfig(GemmOp op, const KernelPlan &plan);
   LogicalResult emitEpilogueFunction(GemmOp op, StringRef name);
   void emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan &plan, unsigned stream);
   void emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan, unsigned numNodes,
@@ -390,7 +393,14 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
       // rotation into halves stores its pairs side by side there, into the workspace, and a
       // copy kernel moves them into their halves (16-byte accesses both ways: per-thread
       // scattered stores from the epilogue cost the GEMM a third more on the H200).
-      if (plan.dResult < 0 && !contract && !expand) {
+      if (plan.dResult < 0 && plan.halvesResult < 0 && op.getHalves() && options.tmaHalves) {
+        if (mode.isAccumulate())
+          return op.emitOpError("result #") << r << ": --tma-halves does not accumulate into a "
+                                               "pairwise(rotate, halves) result",
+                 failure();
+        plan.halvesResult = r;
+        result.sink = Sink::Halves;
+      } else if (plan.dResult < 0 && plan.halvesResult < 0 && !contract && !expand) {
         plan.dResult = r;
         result.sink = Sink::D;
         plan.hasSource = mode.isAccumulate();
@@ -523,7 +533,7 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
                ? 4
                : 1;
   for (const ResultPlan &result : plan.results)
-    ops += result.sink == Sink::Store    ? 3
+    ops += result.sink == Sink::Store || result.sink == Sink::Halves ? 3
            : result.sink == Sink::Reduce ? (result.mode.getCombiner() == Combiner::LogSumExp ? 8 : 3)
                                          : 0;
   return ops;
@@ -531,7 +541,7 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
 
 /// The database's configuration for this kernel, else the analytic model's best; the choice
 /// and the model's ranking go into the file as comments (bench/tune.py reads them).
-KernelConfig CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
+FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
   auto bytesOf = [](Type t) { return std::max<unsigned>(1, t.getIntOrFloatBitWidth() / 8); };
   double bytes = 0;
   for (auto [r, result] : llvm::enumerate(plan.results))
@@ -552,7 +562,17 @@ KernelConfig CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
   std::string key = llvm::formatv("{0}x{1}x{2}:{3:x-}", op.getM(), op.getN(), op.getK(),
                                   llvm::xxh3_64bits(text))
                         .str();
+  // A HalvesStore tiles the result one head at a time: the CTA tile's N is the head.
+  if (plan.halvesResult >= 0) {
+    int64_t head = *op.getHalves();
+    llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN != head; });
+    if (ranked.empty())
+      return op.emitOpError("--tma-halves needs a CTA tile as wide as a head (")
+             << head << " columns); the backend's tiles are 128 or 256 wide";
+  }
   auto it = tuningDb.find(key);
+  if (it != tuningDb.end() && plan.halvesResult >= 0 && int64_t(it->second.tileN) != int64_t(*op.getHalves()))
+    it = tuningDb.end();
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
   os << "// coda-tuning-key: " << key << "\n";
   os << "// configuration: " << chosen.str()
@@ -607,10 +627,16 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
          << stringifyCombiner(mode.getCombiner()) << ">";
     else
       os << (mode.isAccumulate() ? "accumulate" : "store");
-    os << (result.sink == Sink::D ? " (TMA store)" : result.sink == Sink::Store ? " (direct store)" : " (tile partials)");
+    os << (result.sink == Sink::D        ? " (TMA store)"
+           : result.sink == Sink::Halves ? " (TMA store into the heads' halves)"
+           : result.sink == Sink::Store  ? " (direct store)"
+                                         : " (tile partials)");
   }
   os << ".\n";
-  KernelConfig config = chooseConfig(op, plan);
+  FailureOr<KernelConfig> chosen = chooseConfig(op, plan);
+  if (failed(chosen))
+    return failure();
+  KernelConfig config = *chosen;
   os << "struct " << traits << " {\n";
   os << "  using TileShape = cute::Shape<cute::_" << config.tileM << ", cute::_" << config.tileN
      << ", cute::_" << config.tileK << ">;\n";
@@ -624,6 +650,14 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "  using ElementIn = " << inElem << ";\n  using ElementD = " << dElem << ";\n";
   os << "  static constexpr int kAlignD = " << (plan.dResult >= 0 ? "16 / sizeof(ElementD)" : "8")
      << ";\n";
+  // A HalvesStore stages subtiles of its own shape: CUTLASS's automatic choice, spelled out.
+  std::string epilogueTile = "cutlass::epilogue::collective::EpilogueTileAuto";
+  if (plan.halvesResult >= 0) {
+    os << "  using EpilogueTile = cute::Shape<cute::_" << (config.pingpong ? 64 : std::min(config.tileM, 128))
+       << ", cute::_32>;\n";
+    os << "  static constexpr int kHalvesStages = 2; // CUTLASS's store stages for sm90 TMA epilogues\n";
+    epilogueTile = "EpilogueTile";
+  }
   os << "  using LayoutA = cutlass::layout::" << (op.getTransposeA() ? "ColumnMajor" : "RowMajor")
      << "; // A is " << (op.getTransposeA() ? "[K, M]" : "[M, K]") << "\n";
   os << "  using LayoutB = cutlass::layout::" << (op.getTransposeB() ? "ColumnMajor" : "RowMajor")
@@ -685,7 +719,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     std::string in;
     for (unsigned v : result.values)
       in += (in.empty() ? "" : ", ") + std::to_string(plan.streamNode(v));
-    if (result.sink == Sink::Store) {
+    if (result.sink == Sink::Halves) {
+      nodes.push_back("coda::rt::HalvesStore<kHalvesStages, EpilogueTile, " + result.element +
+                      ", " + std::to_string(*op.getHalves()) + ">");
+    } else if (result.sink == Sink::Store) {
       const char *columns = plan.pairwise == PairwiseMode::Contract ? "Contract"
                             : plan.pairwise == PairwiseMode::Expand ? "Expand"
                                                                     : "Same";
@@ -723,11 +760,14 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   for (auto [i, node] : llvm::enumerate(nodes))
     os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
        << "  // " << i << "\n";
-  os << R"cu(  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
-      ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
-  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+  os << "  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
+        "      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,\n"
+        "      " << epilogueTile << ", float, float, ElementC, LayoutD, kAlignD,\n"
+        "      ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;\n";
+  if (plan.halvesResult >= 0)
+    os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kHalvesStages,\n"
+          "                \"the HalvesStore's stages are the collective's store stages\");\n";
+  os << R"cu(  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
       16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
       ClusterShape,
@@ -807,7 +847,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     else
       os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
   };
-  std::optional<uint64_t> halves = op.getHalves();
+  // Without --tma-halves a rotation into halves is staged in the workspace, then copied.
+  std::optional<uint64_t> halves =
+      plan.halvesResult < 0 ? op.getHalves() : std::optional<uint64_t>();
   if (halves) {
     os << "// Where " << name << "'s result waits with its pairs side by side, in its workspace: after "
           "the GEMM's own workspace and partials.\n";
@@ -828,21 +870,27 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     if (op.getRole(i) == OperandRole::Tiled)
       periods.insert(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
-  if (std::optional<uint64_t> halves = op.getHalves())
-    periods.insert(*halves);
+  if (std::optional<uint64_t> head = op.getHalves())
+    periods.insert(*head);
   for (int64_t period : periods)
     os << " || n % " << period << " != 0";
   os << ")\n    return CODA_BAD_SHAPE;\n";
+  // The result stored by TMA (the collective's D or a HalvesStore) is the one ldd describes.
+  int tmaResult = plan.dResult >= 0 ? plan.dResult : plan.halvesResult;
   os << "  if (lda < " << (op.getTransposeA() ? "m" : "k") << " || ldb < "
-     << (op.getTransposeB() ? "k" : "n") << (plan.dResult >= 0 ? " || ldd < n" : "")
+     << (op.getTransposeB() ? "k" : "n") << (tmaResult >= 0 ? " || ldd < n" : "")
      << ")\n    return CODA_BAD_SHAPE;\n";
   os << "  // TMA needs 16-byte aligned rows.\n";
   os << "  constexpr int align = 16 / sizeof(K::ElementIn);\n";
-  os << "  if (lda % align != 0 || ldb % align != 0"
-     << (plan.dResult >= 0 ? " || ldd % K::kAlignD != 0" : "")
-     << " || !coda_aligned(a) || !coda_aligned(b)";
+  os << "  if (lda % align != 0 || ldb % align != 0";
+  if (plan.dResult >= 0)
+    os << " || ldd % K::kAlignD != 0";
+  else if (tmaResult >= 0)
+    os << " || ldd % (16 / sizeof(" << plan.results[tmaResult].element << ")) != 0";
+  os << " || !coda_aligned(a) || !coda_aligned(b)";
+  if (tmaResult >= 0)
+    os << " || !coda_aligned(result" << tmaResult << ")";
   if (plan.dResult >= 0) {
-    os << " || !coda_aligned(result" << plan.dResult << ")";
     if (plan.hasSource)
       os << " || !coda_aligned(init" << plan.dResult << ")";
     if (plan.sourceOperand >= 0)
@@ -914,7 +962,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   unsigned reductionIndex = 0;
   for (auto [r, result] : llvm::enumerate(plan.results)) {
     std::string out = "result" + std::to_string(r);
-    if (result.sink == Sink::Store) {
+    if (result.sink == Sink::Halves) {
+      nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), ldd}");
+    } else if (result.sink == Sink::Store) {
       const char *ld = contract ? "n / 2" : plan.pairwise == PairwiseMode::Expand ? "2 * n" : "n";
       nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), " + ld + "}");
     } else if (result.sink == Sink::Reduce) {

@@ -15,6 +15,9 @@ struct CudaEmitterOptions {
   bool torchBinding = false;
   /// A tuning database (bench/tune.py) with measured configurations; empty: the analytic model.
   std::string tuningDb;
+  /// Write a pairwise(rotate, halves) result into its halves from the kernel (TMA stores of
+  /// subtiles staged half by half) instead of staging the pairs and copying them into place.
+  bool tmaHalves = false;
 };
 
 /// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at
