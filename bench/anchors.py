@@ -14,8 +14,9 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      function eagerly, torch.compile (default) and torch.compile
      (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
      with --bf16-epilogues also coda fused with --coda-fuse=fp32-epilogues=false (a bf16
-     rounding after every epilogue op, as the program is written), checked the same way, as a
-     sixth contender of the same alternations;
+     rounding after every epilogue op, as the program is written), with --tma-halves coda
+     emitted with coda-translate --tma-halves, each checked the same way and timed in the same
+     alternations;
   3. lists the kernels coda's call runs with their times (torch.profiler), and for coda and
      cuBLAS the host time of a call and the GPU time of the call replayed from a CUDA graph
      (what the events count besides the kernels);
@@ -24,7 +25,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
-                        [--no-compile] [--bf16-epilogues]
+                        [--no-compile] [--bf16-epilogues] [--tma-halves]
 """
 import argparse
 import concurrent.futures
@@ -51,18 +52,18 @@ GEMM = {"bias_gelu": (0, 1), "residual_rmsnorm": (0, 1), "rmsnorm_qkv": (0, 2),
         "down_residual": (0, 1)}
 
 
-def fuse_and_emit(name, program, args, fuse="--coda-fuse"):
-    """`coda-opt <fuse>` of `program`, then `coda-translate` with the PyTorch binding and the
-    tuning database (where there is one), into OUT/<name>.cu; without the tools, the file
-    emitted there beforehand."""
+def fuse_and_emit(name, program, args, fuse="--coda-fuse", translate_flags=()):
+    """`coda-opt <fuse>` of `program`, then `coda-translate` with the PyTorch binding, the
+    tuning database (where there is one) and `translate_flags`, into OUT/<name>.cu; without the
+    tools, the file emitted there beforehand."""
     cu = os.path.join(args.out, f"{name}.cu")
     opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
     if os.path.exists(translate):
         fused = os.path.join(args.out, f"{name}.fused.mlir")
         subprocess.run([opt, fuse, program, "-o", fused], check=True)
         db = [f"--tuning-db={args.tuning_db}"] if os.path.exists(args.tuning_db) else []
-        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", *db, fused, "-o", cu],
-                       check=True)
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", *db, *translate_flags,
+                        fused, "-o", cu], check=True)
     elif not os.path.exists(cu):
         sys.exit(f"no {translate} and no {cu}")
     return cu
@@ -164,7 +165,12 @@ def tuned_variant(case, tuning_dir):
     return (best or [v for v in variants if v["rank"] == 0])[0]
 
 
-BF16_EPILOGUES = "--coda-fuse=fp32-epilogues=false"
+# coda's variants as contenders: name -> (suffix of the emitted file, fuse flag, translate flags).
+DEFAULT = ("", "--coda-fuse", ())
+VARIANTS = {
+    "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),  # --bf16-epilogues
+    "coda_tma_halves": ("_tma_halves", "--coda-fuse", ("--tma-halves",)),  # --tma-halves
+}
 
 
 def add_tuning_db_argument(parser):
@@ -173,18 +179,19 @@ def add_tuning_db_argument(parser):
                              "(default: %(default)s; the analytic model where absent)")
 
 
-def build_case(case, args, fuse="--coda-fuse"):
-    if args.from_tuning and fuse == "--coda-fuse":  # the tuner's build, emitted the same way
+def build_case(case, args, variant=DEFAULT):
+    suffix, fuse, translate_flags = variant
+    if args.from_tuning and variant == DEFAULT:  # the tuner's build, emitted the same way
         name = tuned_variant(case, args.from_tuning)["name"]
         return check_examples.build(name, os.path.join(args.from_tuning, f"{name}.cu"), args)
     program = os.path.join(HERE, "programs", "anchor", f"{case}.mlir")
-    name = f"anchor_{case}" + ("_bf16" if fuse == BF16_EPILOGUES else "")
-    return check_examples.build(name, fuse_and_emit(name, program, args, fuse), args)
+    name = f"anchor_{case}{suffix}"
+    return check_examples.build(name, fuse_and_emit(name, program, args, fuse, translate_flags),
+                                args)
 
 
 def bench_case(case, built, args):
-    """`built`: {contender: (module, build seconds)} for "coda" and, with --bf16-epilogues,
-    "coda_bf16"."""
+    """`built`: {contender: (module, build seconds)} for "coda" and the VARIANTS asked for."""
     fn = programs.CASES[case]
     torch.manual_seed(0)
     xs = random_inputs(case)
@@ -211,9 +218,10 @@ def bench_case(case, built, args):
     result.update(ratio_vs_gemm=ms["coda"] / ms["cublas_gemm"], max_rel_err=err,
                   passed=all(e <= BOUND for e in errs.values()), build_s=built["coda"][1],
                   M=a.shape[0], N=b.shape[0], K=a.shape[1])
-    if "coda_bf16" in ms:
-        result.update(ratio_bf16_vs_gemm=ms["coda_bf16"] / ms["cublas_gemm"],
-                      max_rel_err_bf16=errs["coda_bf16"])
+    for name in VARIANTS:
+        if name in ms:
+            result[f"ratio_{name[5:]}_vs_gemm"] = ms[name] / ms["cublas_gemm"]
+            result[f"max_rel_err_{name[5:]}"] = errs[name]
     result["coda_kernels_us"] = kernel_times(fns["coda"])
     result["launch"] = launch_costs(fns, [n for n in fns if n.startswith("coda")] + ["cublas_gemm"])
     if "compile_max_autotune" in ms:
@@ -246,15 +254,18 @@ def write_reports(results, json_path, png_path, md_path):
                     f"{ms(r, 'compile_max_autotune_ms')} | "
                     f"{ms(r, 'ratio_compile_max_autotune_vs_gemm')} | {r['max_rel_err']:.1e} |")
     rows += [f"\n{case}: {r['note']}" for case, r in results["cases"].items() if "note" in r]
-    bf16 = [(case, r) for case, r in results["cases"].items() if "coda_bf16_ms" in r]
-    if bf16:  # --bf16-epilogues: the sixth contender, same alternations
-        rows += ["", "With `--bf16-epilogues` (coda fused with `--coda-fuse=fp32-epilogues=false`, "
-                 "timed in the same alternations):", "",
-                 "| case | coda ms | coda bf16-epilogues ms | coda / GEMM | bf16-epilogues / GEMM "
-                 "| bf16-epilogues max rel err |", "|---|---|---|---|---|---|"]
-        rows += [f"| {case} | {r['coda_ms']:.3f} | {r['coda_bf16_ms']:.3f} | "
-                 f"{r['ratio_vs_gemm']:.3f} | {r['ratio_bf16_vs_gemm']:.3f} | "
-                 f"{r['max_rel_err_bf16']:.1e} |" for case, r in bf16]
+    for name, (_, fuse, flags) in VARIANTS.items():  # coda's variants, same alternations
+        timed = [(case, r) for case, r in results["cases"].items() if f"{name}_ms" in r]
+        if not timed:
+            continue
+        v = name[5:]
+        rows += ["", f"coda's variant `{v}` (`{' '.join([fuse, *flags])}`), timed in the same "
+                 "alternations:", "",
+                 f"| case | coda ms | {v} ms | coda / GEMM | {v} / GEMM | {v} max rel err |",
+                 "|---|---|---|---|---|---|"]
+        rows += [f"| {case} | {r['coda_ms']:.3f} | {r[f'{name}_ms']:.3f} | "
+                 f"{r['ratio_vs_gemm']:.3f} | {r[f'ratio_{v}_vs_gemm']:.3f} | "
+                 f"{r[f'max_rel_err_{v}']:.1e} |" for case, r in timed]
     with open(md_path, "w") as f:
         f.write("# Performance: the anchor cases on the H200\n\n")
         f.write(f"Written by `bench/anchors.py` on {results['device']} (torch {results['torch']}); "
@@ -271,8 +282,9 @@ def write_reports(results, json_path, png_path, md_path):
     cases = list(results["cases"])
     series = [("coda", "coda_ms"), ("eager", "eager_ms"), ("compile", "compile_ms"),
               ("max-autotune", "compile_max_autotune_ms")]
-    if bf16:
-        series.insert(1, ("coda bf16-epilogues", "coda_bf16_ms"))
+    for name in VARIANTS:
+        if any(f"{name}_ms" in r for r in results["cases"].values()):
+            series.insert(1, (name.replace("_", " "), f"{name}_ms"))
     fig, ax = plt.subplots(figsize=(11, 4))
     width = 0.8 / len(series)
     for i, (label, key) in enumerate(series):
@@ -302,7 +314,10 @@ def main():
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
     parser.add_argument("--bf16-epilogues", action="store_true",
                         help="also time coda fused with --coda-fuse=fp32-epilogues=false "
-                             "(a bf16 rounding after every epilogue op) as a sixth contender")
+                             "(a bf16 rounding after every epilogue op) as another contender")
+    parser.add_argument("--tma-halves", action="store_true",
+                        help="also time coda emitted with coda-translate --tma-halves (RoPE's "
+                             "halves stored by the kernel) as another contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
@@ -316,9 +331,10 @@ def main():
     if args.only and os.path.exists(json_path):  # one case at a time adds to the file
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
-    contenders = {"coda": "--coda-fuse"}
-    if args.bf16_epilogues:
-        contenders["coda_bf16"] = BF16_EPILOGUES
+    contenders = {"coda": DEFAULT}
+    for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_tma_halves", args.tma_halves)):
+        if flag:
+            contenders[name] = VARIANTS[name]
     jobs = [(case, name) for case in cases for name in contenders]
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(jobs)) as pool:  # nvcc in parallel
         modules = dict(zip(jobs, pool.map(lambda j: build_case(j[0], args, contenders[j[1]]), jobs)))
