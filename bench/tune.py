@@ -4,7 +4,8 @@
 `coda-translate --coda-to-cuda` writes, for every kernel, its tuning key and the model's ranked
 candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} model X ms`).
 
-  bench/tune.py emit DIR [--top N]     (where LLVM is) fuses every anchor program, and for each
+  bench/tune.py emit DIR [--top N] [--max-splits S]
+                                       (where LLVM is) fuses every anchor program, and for each
                                        kernel writes one .cu per candidate (a one-entry tuning
                                        database each) and DIR/manifest.json
   bench/tune.py measure DIR            (on the GPU) builds every variant (--build-only: only
@@ -37,8 +38,8 @@ def emit(args):
         fused = os.path.join(args.dir, f"{case}.fused.mlir")
         subprocess.run([opt, "--coda-fuse", os.path.join(programs_dir, f"{case}.mlir"),
                         "-o", fused], check=True)
-        text = subprocess.run([translate, "--coda-to-cuda", fused], check=True,
-                              capture_output=True, text=True).stdout
+        text = subprocess.run([translate, "--coda-to-cuda", f"--max-splits={args.max_splits}",
+                               fused], check=True, capture_output=True, text=True).stdout
         # Each kernel's key and candidates, in file order.
         kernels = []
         for line in text.splitlines():
@@ -146,6 +147,8 @@ def main():
     parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
     parser.add_argument("--builds", default=None, help="folder for the extension builds")
     parser.add_argument("--top", type=int, default=7, help="candidates per kernel (emit)")
+    parser.add_argument("--max-splits", type=int, default=1, choices=[1, 2, 4],
+                        help="also list split-K candidates up to this factor (emit)")
     parser.add_argument("--reps", type=int, default=21)
     parser.add_argument("--only", default=None, help="one case (measure)")
     parser.add_argument("--build-only", action="store_true",

@@ -45,4 +45,25 @@ TEST(KernelConfigTest, TiesGoToTheTwoByOneCluster) {
   EXPECT_EQ(best.clusterN, 1);
 }
 
+// Split-K, when allowed: a decode-sized product (one row of tiles, K deep) fills the SMs with
+// 4 splits; a prefill-sized one has tiles enough and keeps whole tiles. Ping-pong never splits.
+TEST(KernelConfigTest, SplitsOnlyWhereTilesAreFew) {
+  KernelConfig decode = rankConfigs({64, 4096, 14336, 2.0, 4, /*maxSplits=*/4}).front().first;
+  EXPECT_EQ(decode.splits, 4);
+  EXPECT_FALSE(decode.pingpong);
+  EXPECT_EQ(rankConfigs({8192, 4096, 14336, 4.0, 8, 4}).front().first.splits, 1);
+  for (auto &[config, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
+    EXPECT_TRUE(config.splits == 1 || !config.pingpong);
+  EXPECT_EQ(rankConfigs({64, 4096, 14336, 2.0, 4}).size(), 15u); // no splits unless asked
+}
+
+TEST(KernelConfigTest, SplitsAppearInTextAndJsonOnlyWhenUsed) {
+  KernelConfig config;
+  EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic");
+  config.splits = 2;
+  EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic split 2");
+  EXPECT_EQ(config.json(), "{\"tile\": [128, 256, 64], \"cluster\": [2, 1], \"schedule\": "
+                           "\"cooperative\", \"raster\": \"heuristic\", \"splits\": 2}");
+}
+
 } // namespace

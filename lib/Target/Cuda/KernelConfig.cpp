@@ -10,7 +10,9 @@
 // together, 7 for one ping-pong warp group, far under the SM's 128 lanes (dependent chains,
 // few warps). Clusters multicast operands (a small gain) but round the
 // tile grid up to whole clusters. Raster order is left to the scheduler's heuristic: the model
-// cannot tell L2 reuse apart; stage 2 times the alternatives.
+// cannot tell L2 reuse apart; stage 2 times the alternatives. Split-K (cooperative only, when
+// asked for) divides each tile's mainloop among `splits` CTAs: more work units fill the SMs when
+// tiles are few, at the price of writing and reading back fp32 partial tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,23 +41,25 @@ static const char *rasterName(KernelConfig::Raster r) {
 }
 
 std::string KernelConfig::str() const {
-  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}", tileM, tileN, tileK,
+  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}", tileM, tileN, tileK,
                        clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
-                       rasterName(raster))
+                       rasterName(raster), splits > 1 ? " split " + std::to_string(splits) : "")
       .str();
 }
 
 std::string KernelConfig::json() const {
   return llvm::formatv("{{\"tile\": [{0}, {1}, {2}], \"cluster\": [{3}, {4}], \"schedule\": "
-                       "\"{5}\", \"raster\": \"{6}\"}",
+                       "\"{5}\", \"raster\": \"{6}\"{7}}",
                        tileM, tileN, tileK, clusterM, clusterN,
-                       pingpong ? "pingpong" : "cooperative", rasterName(raster))
+                       pingpong ? "pingpong" : "cooperative", rasterName(raster),
+                       splits > 1 ? ", \"splits\": " + std::to_string(splits) : "")
       .str();
 }
 
 bool KernelConfig::operator==(const KernelConfig &o) const {
   return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK && clusterM == o.clusterM &&
-         clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster;
+         clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster &&
+         splits == o.splits;
 }
 
 SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p) {
@@ -73,25 +77,33 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
   const int clusters[][2] = {{2, 1}, {1, 1}, {1, 2}};
   SmallVector<std::pair<KernelConfig, double>> ranked;
   for (const Shape &s : shapes)
-    for (const auto &c : clusters) {
-      KernelConfig config;
-      config.tileM = s.m;
-      config.tileN = s.n;
-      config.clusterM = c[0];
-      config.clusterN = c[1];
-      config.pingpong = s.pingpong;
-      double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
-      tilesM = std::ceil(tilesM / c[0]) * c[0];
-      tilesN = std::ceil(tilesN / c[1]) * c[1];
-      double waves = std::ceil(tilesM * tilesN / sms);
-      double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
-      double mainloop = 2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast);
-      double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms) +
-                        s.m * s.n * p.epilogueOpsPerElement /
-                            ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) * clock);
-      double perTile = s.pingpong ? std::max(mainloop, epilogue) : mainloop + epilogue;
-      ranked.push_back({config, waves * perTile * 1e3});
-    }
+    for (const auto &c : clusters)
+      for (int splits = 1; splits <= (s.pingpong ? 1 : p.maxSplits); splits *= 2) {
+        KernelConfig config;
+        config.tileM = s.m;
+        config.tileN = s.n;
+        config.clusterM = c[0];
+        config.clusterN = c[1];
+        config.pingpong = s.pingpong;
+        config.splits = splits;
+        double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
+        tilesM = std::ceil(tilesM / c[0]) * c[0];
+        tilesN = std::ceil(tilesN / c[1]) * c[1];
+        double waves = std::ceil(tilesM * tilesN * splits / sms);
+        double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
+        // A work unit: 1/splits of a tile's mainloop, plus (split) its fp32 partial tile written
+        // and read back once; the epilogue runs once per tile, spread over its units.
+        double mainloop = 2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast) /
+                              splits +
+                          (splits > 1 ? 2.0 * s.m * s.n * 4 / (hbm / sms) : 0);
+        double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms) +
+                          s.m * s.n * p.epilogueOpsPerElement /
+                              ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) *
+                               clock);
+        epilogue /= splits;
+        double perTile = s.pingpong ? std::max(mainloop, epilogue) : mainloop + epilogue;
+        ranked.push_back({config, waves * perTile * 1e3});
+      }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto &a, const auto &b) { return a.second < b.second; });
   return ranked;
@@ -122,6 +134,7 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     const llvm::json::Array *cluster = e ? e->getArray("cluster") : nullptr;
     std::optional<StringRef> schedule = e ? e->getString("schedule") : std::nullopt;
     std::optional<StringRef> raster = e ? e->getString("raster") : std::nullopt;
+    std::optional<int64_t> splits = e ? e->getInteger("splits") : std::nullopt;
     if (!tile || tile->size() != 3 || !cluster || cluster->size() != 2 || !schedule || !raster)
       return bad("entry '" + key.str() +
                  "' needs \"tile\": [M, N, K], \"cluster\": [M, N], \"schedule\" and \"raster\"");
@@ -142,6 +155,11 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
       config.raster = KernelConfig::Raster::AlongN;
     else
       return bad("entry '" + key.str() + "': raster must be heuristic, along_m or along_n");
+    config.splits = int(splits.value_or(1));
+    if (config.splits != 1 && config.splits != 2 && config.splits != 4)
+      return bad("entry '" + key.str() + "': splits must be 1, 2 or 4");
+    if (config.splits > 1 && config.pingpong)
+      return bad("entry '" + key.str() + "': split-K needs the cooperative schedule");
     bool known = false;
     for (auto &[candidate, ms] : rankConfigs({256, 256, 256, 0}))
       known |= candidate.tileM == config.tileM && candidate.tileN == config.tileN &&

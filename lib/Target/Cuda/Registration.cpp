@@ -25,13 +25,23 @@ void mlir::coda::registerToCudaTranslation() {
                      "pairs and copying them into place afterwards (experimental: not yet run "
                      "on a GPU)"),
       llvm::cl::init(false));
+  static llvm::cl::opt<int> maxSplits(
+      "max-splits",
+      llvm::cl::desc("With --coda-to-cuda: let the analytic model split each tile's K loop among "
+                     "up to this many CTAs (1, 2 or 4; cooperative kernels, CUTLASS's stream-K "
+                     "scheduler in split-K mode; experimental: not yet run on a GPU)"),
+      llvm::cl::init(1));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
+        if (maxSplits != 1 && maxSplits != 2 && maxSplits != 4)
+          return LogicalResult(op->emitError("--max-splits must be 1, 2 or 4, got ")
+                               << maxSplits.getValue());
         CudaEmitterOptions options;
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
         options.tmaHalves = tmaHalves;
+        options.maxSplits = maxSplits;
         return translateToCuda(op, os, options);
       },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });

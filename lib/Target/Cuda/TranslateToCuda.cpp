@@ -553,7 +553,7 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
       bytes += bytesOf(cast<ShapedType>(op.getExtras()[i].getType()).getElementType());
   double ops = epilogueOpsPerElement(op, plan);
   SmallVector<std::pair<KernelConfig, double>> ranked =
-      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops});
+      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, options.maxSplits});
 
   // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
   std::string text;
@@ -579,13 +579,13 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
      << (it != tuningDb.end() ? " (tuning database)" : " (analytic model)") << "\n";
   os << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
      << llvm::formatv("{0:f0}", ops) << " fp32 ops per element\n";
-  // Stage 2's candidates: the model's best per tile and schedule, and the best with the two
-  // explicit raster orders (the model does not tell them apart).
+  // Stage 2's candidates: the model's best per tile, schedule and split, and the best with the
+  // two explicit raster orders (the model does not tell them apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
   for (auto &[config, ms] : ranked)
     if (llvm::none_of(candidates, [&](const auto &c) {
           return c.first.tileM == config.tileM && c.first.tileN == config.tileN &&
-                 c.first.pingpong == config.pingpong;
+                 c.first.pingpong == config.pingpong && c.first.splits == config.splits;
         }))
       candidates.push_back({config, ms});
   for (KernelConfig::Raster raster : {KernelConfig::Raster::AlongM, KernelConfig::Raster::AlongN}) {
@@ -774,12 +774,12 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
           sizeof(typename CollectiveEpilogue::SharedStorage))>,
       MainloopSchedule>::CollectiveOp;
-  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
-                                                      CollectiveMainloop, CollectiveEpilogue>;
-  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
-};
-
 )cu";
+  // Split-K runs on CUTLASS's stream-K scheduler in split-K mode; else the persistent default.
+  os << "  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,\n"
+        "      CollectiveMainloop, CollectiveEpilogue"
+     << (config.splits > 1 ? ", cutlass::gemm::StreamKScheduler" : "") << ">;\n";
+  os << "  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;\n};\n\n";
   emitLauncher(op, name, plan, nodes.size(), config);
   return success();
 }
@@ -838,9 +838,17 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
 
   // The body of a function of (m, n, k) returning the bytes of CUTLASS's workspace and the
   // partials.
+  // The scheduler's arguments that change the workspace: set wherever its size is computed.
+  auto emitSplits = [&] {
+    if (config.splits > 1)
+      os << "  args.scheduler.splits = " << config.splits << ";\n"
+         << "  args.scheduler.decomposition_mode = "
+            "cutlass::gemm::kernel::detail::DecompositionMode::SplitK;\n";
+  };
   auto emitGemmWorkspace = [&] {
     os << "  using G = " << traits << "::Gemm;\n";
     os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};\n";
+    emitSplits();
     if (!reductions.empty())
       os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
          << name << "_partials(m, n, offsets);\n}\n\n";
@@ -926,6 +934,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},\n";
   os << "      {{}, " << cPtr << ", " << (plan.sourceOperand >= 0 ? "sC" : "sD") << ", " << dPtr
      << ", sD}};\n";
+  emitSplits();
   os << "  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));\n";
   if (!reductions.empty()) {
     os << "  size_t offsets[" << reductions.size() << "];\n";

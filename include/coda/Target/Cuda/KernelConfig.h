@@ -24,6 +24,9 @@ struct KernelConfig {
   int clusterM = 2, clusterN = 1;
   bool pingpong = false;
   enum class Raster { Heuristic, AlongM, AlongN } raster = Raster::Heuristic;
+  /// Split-K: each tile's K loop divided among this many CTAs (CUTLASS's stream-K scheduler in
+  /// split-K mode, cooperative only), their fp32 partial tiles reduced before the epilogue.
+  int splits = 1;
 
   std::string str() const; // "128x256x64 cluster 2x1 cooperative raster heuristic"
   std::string json() const;
@@ -37,6 +40,8 @@ struct KernelProblem {
   double epilogueBytesPerElement;
   /// The epilogue's arithmetic per accumulator element, in simple fp32 operations.
   double epilogueOpsPerElement = 0;
+  /// The largest split-K factor to consider (1: none; coda-translate --max-splits).
+  int maxSplits = 1;
 };
 
 /// Stage 1: every configuration, best first, with the model's estimate in milliseconds.

@@ -18,6 +18,8 @@ struct CudaEmitterOptions {
   /// Write a pairwise(rotate, halves) result into its halves from the kernel (TMA stores of
   /// subtiles staged half by half) instead of staging the pairs and copying them into place.
   bool tmaHalves = false;
+  /// The largest split-K factor the analytic model may choose (1, 2 or 4; 1: no split-K).
+  int maxSplits = 1;
 };
 
 /// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at
