@@ -155,9 +155,9 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
       config.raster = KernelConfig::Raster::AlongN;
     else
       return bad("entry '" + key.str() + "': raster must be heuristic, along_m or along_n");
-    config.splits = int(splits.value_or(1));
-    if (config.splits != 1 && config.splits != 2 && config.splits != 4)
+    if (!isSplitFactor(splits.value_or(1)))
       return bad("entry '" + key.str() + "': splits must be 1, 2 or 4");
+    config.splits = int(splits.value_or(1));
     if (config.splits > 1 && config.pingpong)
       return bad("entry '" + key.str() + "': split-K needs the cooperative schedule");
     bool known = false;

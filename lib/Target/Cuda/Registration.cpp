@@ -1,6 +1,7 @@
 //===- Registration.cpp - register --coda-to-cuda -------------------------===//
 
 #include "coda/InitAll.h"
+#include "coda/Target/Cuda/KernelConfig.h"
 #include "coda/Target/Cuda/TranslateToCuda.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -34,7 +35,7 @@ void mlir::coda::registerToCudaTranslation() {
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
-        if (maxSplits != 1 && maxSplits != 2 && maxSplits != 4)
+        if (!isSplitFactor(maxSplits))
           return LogicalResult(op->emitError("--max-splits must be 1, 2 or 4, got ")
                                << maxSplits.getValue());
         CudaEmitterOptions options;

@@ -392,7 +392,8 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
       // The collective's TMA store writes the first result shaped like the accumulator. A
       // rotation into halves stores its pairs side by side there, into the workspace, and a
       // copy kernel moves them into their halves (16-byte accesses both ways: per-thread
-      // scattered stores from the epilogue cost the GEMM a third more on the H200).
+      // scattered stores from the epilogue cost the GEMM a third more on the H200); with
+      // --tma-halves a HalvesStore writes the halves from the kernel instead.
       if (plan.dResult < 0 && plan.halvesResult < 0 && op.getHalves() && options.tmaHalves) {
         if (mode.isAccumulate())
           return op.emitOpError("result #") << r << ": --tma-halves does not accumulate into a "
@@ -562,16 +563,19 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   std::string key = llvm::formatv("{0}x{1}x{2}:{3:x-}", op.getM(), op.getN(), op.getK(),
                                   llvm::xxh3_64bits(text))
                         .str();
-  // A HalvesStore tiles the result one head at a time: the CTA tile's N is the head.
-  if (plan.halvesResult >= 0) {
-    int64_t head = *op.getHalves();
-    llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN != head; });
+  // A HalvesStore tiles the result one head at a time: the CTA tile's N is the head, in the
+  // model's ranking and in a database entry alike.
+  std::optional<int64_t> head;
+  if (plan.halvesResult >= 0)
+    head = *op.getHalves();
+  if (head) {
+    llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN != *head; });
     if (ranked.empty())
       return op.emitOpError("--tma-halves needs a CTA tile as wide as a head (")
-             << head << " columns); the backend's tiles are 128 or 256 wide";
+             << *head << " columns); the backend's tiles are 128 or 256 wide";
   }
   auto it = tuningDb.find(key);
-  if (it != tuningDb.end() && plan.halvesResult >= 0 && int64_t(it->second.tileN) != int64_t(*op.getHalves()))
+  if (it != tuningDb.end() && head && it->second.tileN != *head)
     it = tuningDb.end();
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
   os << "// coda-tuning-key: " << key << "\n";
@@ -836,8 +840,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  return at;\n}\n\n";
   }
 
-  // The body of a function of (m, n, k) returning the bytes of CUTLASS's workspace and the
-  // partials.
   // The scheduler's arguments that change the workspace: set wherever its size is computed.
   auto emitSplits = [&] {
     if (config.splits > 1)
@@ -845,6 +847,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
          << "  args.scheduler.decomposition_mode = "
             "cutlass::gemm::kernel::detail::DecompositionMode::SplitK;\n";
   };
+  // The body of a function of (m, n, k) returning the bytes of CUTLASS's workspace and the
+  // partials.
   auto emitGemmWorkspace = [&] {
     os << "  using G = " << traits << "::Gemm;\n";
     os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};\n";

@@ -44,6 +44,9 @@ struct KernelProblem {
   int maxSplits = 1;
 };
 
+/// The split-K factors the backend emits.
+inline bool isSplitFactor(int64_t splits) { return splits == 1 || splits == 2 || splits == 4; }
+
 /// Stage 1: every configuration, best first, with the model's estimate in milliseconds.
 SmallVector<std::pair<KernelConfig, double>> rankConfigs(const KernelProblem &problem);
 
