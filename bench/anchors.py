@@ -9,13 +9,14 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
   1. checks coda's result against the PyTorch function computed in fp32 from the same bf16
      inputs (max|out - ref| / max|ref|, bound 2e-2);
   2. times, interleaved A B C D E A B C D E ..., with CUDA events around single calls and the
-     GPU's clocks left alone: coda (weights prepared once when the function has a weight
+     GPU's clocks left alone, each call from an idle GPU and again queued behind a GPU sleep
+     (host work hidden: the GPU's time alone): coda (weights prepared once when the function has a weight
      preparation), the case's GEMM alone through cuBLAS (torch.matmul, the limit), the PyTorch
      function eagerly, torch.compile (default) and torch.compile
      (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
      with --bf16-epilogues also coda fused with --coda-fuse=fp32-epilogues=false (a bf16
-     rounding after every epilogue op, as the program is written), with --tma-halves coda
-     emitted with coda-translate --tma-halves, each checked the same way and timed in the same
+     rounding after every epilogue op, as the program is written), with --staged-halves
+     coda emitted with coda-translate --tma-halves=false, each checked the same way and timed in the same
      alternations;
   3. lists the kernels coda's call runs with their times (torch.profiler), and for coda and
      cuBLAS the host time of a call and the GPU time of the call replayed from a CUDA graph
@@ -25,7 +26,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
-                        [--no-compile] [--bf16-epilogues] [--tma-halves]
+                        [--no-compile] [--bf16-epilogues] [--staged-halves]
 """
 import argparse
 import concurrent.futures
@@ -88,20 +89,31 @@ def random_inputs(case):
     return tuple(xs)
 
 
+# About 1 ms of GPU sleep at the H200's clocks: longer than any contender's host work per call.
+QUEUE_CYCLES = 2_000_000
+
+
 def time_interleaved(fns, reps):
-    times = {name: [] for name in fns}
+    """Medians over `reps` alternations A B C ... of CUDA events around single calls, each
+    contender timed twice per alternation: `NAME` from an idle GPU (the events also count the
+    host's launch work the GPU waits for) and `NAME_queued` behind a GPU sleep that lets the host
+    run ahead (the GPU time alone, as in a stream of calls or a CUDA graph)."""
+    times = {}
     for _ in range(3):  # warm-up
         for f in fns.values():
             f()
     torch.cuda.synchronize()
     for _ in range(reps):
-        for name, f in fns.items():
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            f()
-            end.record()
-            end.synchronize()
-            times[name].append(start.elapsed_time(end))
+        for queued in (False, True):
+            for name, f in fns.items():
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                if queued:
+                    torch.cuda._sleep(QUEUE_CYCLES)
+                start.record()
+                f()
+                end.record()
+                end.synchronize()
+                times.setdefault(name + ("_queued" if queued else ""), []).append(start.elapsed_time(end))
     return {name: statistics.median(t) for name, t in times.items()}
 
 
@@ -169,7 +181,7 @@ def tuned_variant(case, tuning_dir):
 DEFAULT = ("", "--coda-fuse", ())
 VARIANTS = {
     "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),  # --bf16-epilogues
-    "coda_tma_halves": ("_tma_halves", "--coda-fuse", ("--tma-halves",)),  # --tma-halves
+    "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),  # --staged-halves
 }
 
 
@@ -215,20 +227,25 @@ def bench_case(case, built, args):
             f()  # compile (and autotune) before timing
     ms = time_interleaved(fns, args.reps)
     result = {f"{name}_ms": t for name, t in ms.items()}
-    result.update(ratio_vs_gemm=ms["coda"] / ms["cublas_gemm"], max_rel_err=err,
+    result.update(ratio_vs_gemm=ms["coda"] / ms["cublas_gemm"],
+                  ratio_queued_vs_gemm=ms["coda_queued"] / ms["cublas_gemm_queued"], max_rel_err=err,
                   passed=all(e <= BOUND for e in errs.values()), build_s=built["coda"][1],
                   M=a.shape[0], N=b.shape[0], K=a.shape[1])
     for name in VARIANTS:
         if name in ms:
             result[f"ratio_{name[5:]}_vs_gemm"] = ms[name] / ms["cublas_gemm"]
+            result[f"ratio_{name[5:]}_queued_vs_gemm"] = ms[f"{name}_queued"] / ms["cublas_gemm_queued"]
             result[f"max_rel_err_{name[5:]}"] = errs[name]
     result["coda_kernels_us"] = kernel_times(fns["coda"])
     result["launch"] = launch_costs(fns, [n for n in fns if n.startswith("coda")] + ["cublas_gemm"])
     if "compile_max_autotune" in ms:
         result["ratio_compile_max_autotune_vs_gemm"] = ms["compile_max_autotune"] / ms["cublas_gemm"]
+        result["ratio_compile_max_autotune_queued_vs_gemm"] = (ms["compile_max_autotune_queued"]
+                                                               / ms["cublas_gemm_queued"])
     line = " ".join(f"{name} {t:7.3f}" for name, t in ms.items())
     errors = " ".join(f"{name} {e:.1e}" for name, e in errs.items())
-    print(f"{case:18s} {line}  ratio {result['ratio_vs_gemm']:.3f}  rel err {errors}"
+    print(f"{case:18s} {line}  ratio {result['ratio_vs_gemm']:.3f} "
+          f"(queued {result['ratio_queued_vs_gemm']:.3f})  rel err {errors}"
           + ("" if result["passed"] else "  FAIL"), flush=True)
     for name, cost in result["launch"].items():
         graph = f"{cost['graph_ms']:.3f} ms" if "graph_ms" in cost else cost["graph_error"]
@@ -242,17 +259,20 @@ def bench_case(case, built, args):
 def write_reports(results, json_path, png_path, md_path):
     with open(json_path, "w") as f:
         json.dump(results, f, indent=2)
-    rows = ["| case | coda ms | cuBLAS GEMM ms | coda / GEMM | eager ms | compile ms | "
-            "max-autotune ms | max-autotune / GEMM | max rel err |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| case | coda ms | cuBLAS GEMM ms | coda / GEMM | queued: coda / GEMM | eager ms | "
+            "compile ms | max-autotune ms | max-autotune / GEMM | queued: max-autotune / GEMM | "
+            "max rel err |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     def ms(r, key):  # "—" for a contender not timed (--no-compile)
         return f"{r[key]:.3f}" if key in r else "—"
 
     for case, r in results["cases"].items():
         rows.append(f"| {case} | {r['coda_ms']:.3f} | {r['cublas_gemm_ms']:.3f} | "
-                    f"{r['ratio_vs_gemm']:.3f} | {r['eager_ms']:.3f} | {ms(r, 'compile_ms')} | "
+                    f"{r['ratio_vs_gemm']:.3f} | {ms(r, 'ratio_queued_vs_gemm')} | "
+                    f"{r['eager_ms']:.3f} | {ms(r, 'compile_ms')} | "
                     f"{ms(r, 'compile_max_autotune_ms')} | "
-                    f"{ms(r, 'ratio_compile_max_autotune_vs_gemm')} | {r['max_rel_err']:.1e} |")
+                    f"{ms(r, 'ratio_compile_max_autotune_vs_gemm')} | "
+                    f"{ms(r, 'ratio_compile_max_autotune_queued_vs_gemm')} | {r['max_rel_err']:.1e} |")
     rows += [f"\n{case}: {r['note']}" for case, r in results["cases"].items() if "note" in r]
     for name, (_, fuse, flags) in VARIANTS.items():  # coda's variants, same alternations
         timed = [(case, r) for case, r in results["cases"].items() if f"{name}_ms" in r]
@@ -270,7 +290,9 @@ def write_reports(results, json_path, png_path, md_path):
         f.write("# Performance: the anchor cases on the H200\n\n")
         f.write(f"Written by `bench/anchors.py` on {results['device']} (torch {results['torch']}); "
                 f"medians of {results['reps']} interleaved alternations; ratios are time / cuBLAS "
-                "GEMM alone in the same run (target ≤ 1.03).\n\n")
+                "GEMM alone in the same run (target ≤ 1.03). Each call is timed twice per "
+                "alternation: from an idle GPU (the events count the host's launch work) and "
+                "queued behind a GPU sleep (the GPU's time alone).\n\n")
         f.write("\n".join(rows) + "\n")
     try:
         import matplotlib
@@ -315,9 +337,10 @@ def main():
     parser.add_argument("--bf16-epilogues", action="store_true",
                         help="also time coda fused with --coda-fuse=fp32-epilogues=false "
                              "(a bf16 rounding after every epilogue op) as another contender")
-    parser.add_argument("--tma-halves", action="store_true",
-                        help="also time coda emitted with coda-translate --tma-halves (RoPE's "
-                             "halves stored by the kernel) as another contender")
+    parser.add_argument("--staged-halves", action="store_true",
+                        help="also time coda emitted with coda-translate --tma-halves=false "
+                             "(RoPE's pairs staged, then copied into their halves) as another "
+                             "contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
@@ -332,7 +355,7 @@ def main():
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
     contenders = {"coda": DEFAULT}
-    for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_tma_halves", args.tma_halves)):
+    for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_staged_halves", args.staged_halves)):
         if flag:
             contenders[name] = VARIANTS[name]
     jobs = [(case, name) for case in cases for name in contenders]

@@ -390,15 +390,13 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
                failure();
       result.element = *t;
       // The collective's TMA store writes the first result shaped like the accumulator. A
-      // rotation into halves stores its pairs side by side there, into the workspace, and a
+      // rotation into halves is written by a HalvesStore from the kernel, one head per CTA
+      // tile. Where it cannot be (an accumulated result, heads no tile is as wide as) or with
+      // --tma-halves=false, the TMA store puts the pairs side by side into the workspace and a
       // copy kernel moves them into their halves (16-byte accesses both ways: per-thread
-      // scattered stores from the epilogue cost the GEMM a third more on the H200); with
-      // --tma-halves a HalvesStore writes the halves from the kernel instead.
-      if (plan.dResult < 0 && plan.halvesResult < 0 && op.getHalves() && options.tmaHalves) {
-        if (mode.isAccumulate())
-          return op.emitOpError("result #") << r << ": --tma-halves does not accumulate into a "
-                                               "pairwise(rotate, halves) result",
-                 failure();
+      // scattered stores from the epilogue cost the GEMM a third more on the H200).
+      if (plan.dResult < 0 && plan.halvesResult < 0 && op.getHalves() && options.tmaHalves &&
+          !mode.isAccumulate() && isTileWidth(*op.getHalves())) {
         plan.halvesResult = r;
         result.sink = Sink::Halves;
       } else if (plan.dResult < 0 && plan.halvesResult < 0 && !contract && !expand) {
@@ -568,12 +566,8 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   std::optional<int64_t> head;
   if (plan.halvesResult >= 0)
     head = *op.getHalves();
-  if (head) {
+  if (head)
     llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN != *head; });
-    if (ranked.empty())
-      return op.emitOpError("--tma-halves needs a CTA tile as wide as a head (")
-             << *head << " columns); the backend's tiles are 128 or 256 wide";
-  }
   auto it = tuningDb.find(key);
   if (it != tuningDb.end() && head && it->second.tileN != *head)
     it = tuningDb.end();
@@ -859,7 +853,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     else
       os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
   };
-  // Without --tma-halves a rotation into halves is staged in the workspace, then copied.
+  // A rotation into halves that no HalvesStore writes is staged in the workspace, then copied.
   std::optional<uint64_t> halves =
       plan.halvesResult < 0 ? op.getHalves() : std::optional<uint64_t>();
   if (halves) {

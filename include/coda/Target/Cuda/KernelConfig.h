@@ -44,6 +44,9 @@ struct KernelProblem {
   int maxSplits = 1;
 };
 
+/// The CTA tile widths (N) the backend emits.
+inline bool isTileWidth(int64_t n) { return n == 128 || n == 256; }
+
 /// The split-K factors the backend emits.
 inline bool isSplitFactor(int64_t splits) { return splits == 1 || splits == 2 || splits == 4; }
 

@@ -16,8 +16,9 @@ struct CudaEmitterOptions {
   /// A tuning database (bench/tune.py) with measured configurations; empty: the analytic model.
   std::string tuningDb;
   /// Write a pairwise(rotate, halves) result into its halves from the kernel (TMA stores of
-  /// subtiles staged half by half) instead of staging the pairs and copying them into place.
-  bool tmaHalves = false;
+  /// subtiles staged half by half) where the kernel allows it (not accumulated, a head as wide
+  /// as a CTA tile); otherwise, or when false, the pairs are staged and copied into place.
+  bool tmaHalves = true;
   /// The largest split-K factor the analytic model may choose (1, 2 or 4; 1: no split-K).
   int maxSplits = 1;
 };
