@@ -61,9 +61,22 @@ TEST(KernelConfigTest, SplitsAppearInTextAndJsonOnlyWhenUsed) {
   KernelConfig config;
   EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic");
   config.splits = 2;
+  config.swizzle = config.defaultSwizzle();
   EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic split 2");
   EXPECT_EQ(config.json(), "{\"tile\": [128, 256, 64], \"cluster\": [2, 1], \"schedule\": "
                            "\"cooperative\", \"raster\": \"heuristic\", \"splits\": 2}");
+}
+
+// Whole tiles are swizzled by 8 unless a database says otherwise; split-K kernels are not.
+TEST(KernelConfigTest, SwizzleAppearsInTextAndJsonOnlyWhenNotTheDefault) {
+  KernelConfig config;
+  EXPECT_EQ(config.swizzle, 8);
+  config.swizzle = 1;
+  EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic swizzle 1");
+  EXPECT_EQ(config.json(), "{\"tile\": [128, 256, 64], \"cluster\": [2, 1], \"schedule\": "
+                           "\"cooperative\", \"raster\": \"heuristic\", \"swizzle\": 1}");
+  for (auto &[c, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
+    EXPECT_EQ(c.swizzle, c.splits > 1 ? 1 : 8) << c.str();
 }
 
 } // namespace

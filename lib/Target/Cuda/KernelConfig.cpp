@@ -41,25 +41,27 @@ static const char *rasterName(KernelConfig::Raster r) {
 }
 
 std::string KernelConfig::str() const {
-  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}", tileM, tileN, tileK,
+  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}", tileM, tileN, tileK,
                        clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
-                       rasterName(raster), splits > 1 ? " split " + std::to_string(splits) : "")
+                       rasterName(raster), splits > 1 ? " split " + std::to_string(splits) : "",
+                       swizzle != defaultSwizzle() ? " swizzle " + std::to_string(swizzle) : "")
       .str();
 }
 
 std::string KernelConfig::json() const {
   return llvm::formatv("{{\"tile\": [{0}, {1}, {2}], \"cluster\": [{3}, {4}], \"schedule\": "
-                       "\"{5}\", \"raster\": \"{6}\"{7}}",
+                       "\"{5}\", \"raster\": \"{6}\"{7}{8}}",
                        tileM, tileN, tileK, clusterM, clusterN,
                        pingpong ? "pingpong" : "cooperative", rasterName(raster),
-                       splits > 1 ? ", \"splits\": " + std::to_string(splits) : "")
+                       splits > 1 ? ", \"splits\": " + std::to_string(splits) : "",
+                       swizzle != defaultSwizzle() ? ", \"swizzle\": " + std::to_string(swizzle) : "")
       .str();
 }
 
 bool KernelConfig::operator==(const KernelConfig &o) const {
   return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK && clusterM == o.clusterM &&
          clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster &&
-         splits == o.splits;
+         splits == o.splits && swizzle == o.swizzle;
 }
 
 SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p) {
@@ -86,6 +88,7 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
         config.clusterN = c[1];
         config.pingpong = s.pingpong;
         config.splits = splits;
+        config.swizzle = config.defaultSwizzle();
         double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
         tilesM = std::ceil(tilesM / c[0]) * c[0];
         tilesN = std::ceil(tilesN / c[1]) * c[1];
@@ -135,6 +138,7 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     std::optional<StringRef> schedule = e ? e->getString("schedule") : std::nullopt;
     std::optional<StringRef> raster = e ? e->getString("raster") : std::nullopt;
     std::optional<int64_t> splits = e ? e->getInteger("splits") : std::nullopt;
+    std::optional<int64_t> swizzle = e ? e->getInteger("swizzle") : std::nullopt;
     if (!tile || tile->size() != 3 || !cluster || cluster->size() != 2 || !schedule || !raster)
       return bad("entry '" + key.str() +
                  "' needs \"tile\": [M, N, K], \"cluster\": [M, N], \"schedule\" and \"raster\"");
@@ -158,6 +162,11 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     if (!isSplitFactor(splits.value_or(1)))
       return bad("entry '" + key.str() + "': splits must be 1, 2 or 4");
     config.splits = int(splits.value_or(1));
+    config.swizzle = int(swizzle.value_or(config.defaultSwizzle()));
+    if (!isSwizzle(config.swizzle))
+      return bad("entry '" + key.str() + "': swizzle must be 1, 2, 4 or 8");
+    if (config.splits > 1 && config.swizzle > 1)
+      return bad("entry '" + key.str() + "': split-K kernels are not swizzled (\"swizzle\": 1)");
     if (config.splits > 1 && config.pingpong)
       return bad("entry '" + key.str() + "': split-K needs the cooperative schedule");
     bool known = false;

@@ -578,7 +578,7 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   os << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
      << llvm::formatv("{0:f0}", ops) << " fp32 ops per element\n";
   // Stage 2's candidates: the model's best per tile, schedule and split, and the best with the
-  // two explicit raster orders (the model does not tell them apart).
+  // two explicit raster orders and without the swizzle (the model does not tell them apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
   for (auto &[config, ms] : ranked)
     if (llvm::none_of(candidates, [&](const auto &c) {
@@ -590,6 +590,10 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     KernelConfig config = ranked.front().first;
     config.raster = raster;
     candidates.push_back({config, ranked.front().second});
+  }
+  if (KernelConfig unswizzled = ranked.front().first; unswizzled.swizzle > 1) {
+    unswizzled.swizzle = 1;
+    candidates.push_back({unswizzled, ranked.front().second});
   }
   for (auto &[config, ms] : candidates)
     os << "// coda-candidate: " << config.json() << " model " << llvm::formatv("{0:f3}", ms)
@@ -834,19 +838,24 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  return at;\n}\n\n";
   }
 
-  // The scheduler's arguments that change the workspace: set wherever its size is computed.
-  auto emitSplits = [&] {
+  // The scheduler's arguments that can change the workspace: set wherever its size is
+  // computed. The swizzle groups the tiles in flight so that they share A and B in L2.
+  auto emitScheduler = [&] {
     if (config.splits > 1)
       os << "  args.scheduler.splits = " << config.splits << ";\n"
          << "  args.scheduler.decomposition_mode = "
             "cutlass::gemm::kernel::detail::DecompositionMode::SplitK;\n";
+    if (config.swizzle > 1)
+      os << "  args.scheduler.max_swizzle_size = coda_swizzle(m, n, " << config.tileM << ", "
+         << config.tileN << ", " << config.clusterM << ", " << config.clusterN << ", "
+         << config.swizzle << ");\n";
   };
   // The body of a function of (m, n, k) returning the bytes of CUTLASS's workspace and the
   // partials.
   auto emitGemmWorkspace = [&] {
     os << "  using G = " << traits << "::Gemm;\n";
     os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};\n";
-    emitSplits();
+    emitScheduler();
     if (!reductions.empty())
       os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
          << name << "_partials(m, n, offsets);\n}\n\n";
@@ -932,7 +941,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},\n";
   os << "      {{}, " << cPtr << ", " << (plan.sourceOperand >= 0 ? "sC" : "sD") << ", " << dPtr
      << ", sD}};\n";
-  emitSplits();
+  emitScheduler();
   os << "  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));\n";
   if (!reductions.empty()) {
     os << "  size_t offsets[" << reductions.size() << "];\n";
@@ -2158,6 +2167,15 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
 
 static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }
 static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+// The tile scheduler's swizzle: the largest power of two up to `limit` that divides both tile
+// counts by itself times the cluster, since CUTLASS rounds the grid up to whole groups and a
+// padded tile would write reduction partials past the workspace.
+static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM, int clusterN, int limit) {
+  int tilesM = (m + tileM - 1) / tileM, tilesN = (n + tileN - 1) / tileN, s = limit;
+  while (s > 1 && (tilesM % (s * clusterM) != 0 || tilesN % (s * clusterN) != 0))
+    s /= 2;
+  return s;
+}
 
 )cu";
   os << body;

@@ -1,4 +1,4 @@
-// Configuration choice: the analytic model's pick and its ranked candidates as comments, a
+// Configuration choice: the analytic model's pick (tiles swizzled by 8) and its ranked candidates as comments, a
 // tuning database overriding it by kernel key, and clear errors for a bad database.
 
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=MODEL
@@ -8,26 +8,34 @@
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model {{[0-9.]+}} ms
 // MODEL:       // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model
 // MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1} model
 // MODEL:       using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
 // MODEL-NEXT:  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
 // MODEL-NEXT:  static constexpr int kTileM = 128, kTileN = 128;
 // MODEL-NEXT:  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
 // MODEL-NEXT:  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
 // MODEL-NOT:   raster_order
+// MODEL:       args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+// MODEL-NEXT:  size_t gemmBytes
 
 // RUN: coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db.json %s | FileCheck %s --check-prefix=DB
-// DB:          // configuration: 256x128x64 cluster 1x2 cooperative raster along_n (tuning database)
+// DB:          // configuration: 256x128x64 cluster 1x2 cooperative raster along_n swizzle 1 (tuning database)
 // DB:          using TileShape = cute::Shape<cute::_256, cute::_128, cute::_64>;
 // DB-NEXT:     using ClusterShape = cute::Shape<cute::_1, cute::_2, cute::_1>;
 // DB:          using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
 // DB-NEXT:     using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 // DB:          args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
 
+// RUN: coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db.json %s | FileCheck %s --check-prefix=DB-UNSWIZZLED
+// DB-UNSWIZZLED-NOT: max_swizzle_size
+
 // RUN: rm -f %t.cu && not coda-translate --coda-to-cuda --tuning-db=%t.missing %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not test -e %t.cu
 // MISSING: error: cannot read tuning database '{{.*}}.missing'
 // RUN: not coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db-bad.json %s 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: tuning database '{{.*}}tuning-db-bad.json': entry 'any': 96x96x64 cluster 1x1 cooperative raster heuristic is not one of the configurations the backend emits
+// RUN: not coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db-bad-swizzle.json %s 2>&1 | FileCheck %s --check-prefix=BADSWIZZLE
+// BADSWIZZLE: error: tuning database '{{.*}}tuning-db-bad-swizzle.json': entry 'any': swizzle must be 1, 2, 4 or 8
 // RUN: not coda-translate --coda-to-cuda --tuning-db=%s %s 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON: error: tuning database '{{.*}}tuning-db.mlir' is not JSON
 
