@@ -18,6 +18,7 @@
 
 #include "coda/Target/Cuda/KernelConfig.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -64,17 +65,25 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
          splits == o.splits && swizzle == o.swizzle;
 }
 
+namespace {
+/// The CTA tiles and schedules the backend emits.
+struct Shape {
+  int m, n;
+  bool pingpong;
+  double efficiency; // of the mainloop at this tile, from CUTLASS's sm90 bf16 GEMMs
+};
+constexpr Shape shapes[] = {{128, 256, false, 0.80}, {256, 128, false, 0.78},
+                            {128, 128, false, 0.70}, {128, 128, true, 0.74},
+                            {64, 256, true, 0.72}};
+} // namespace
+
+bool mlir::coda::isTileWidth(int64_t n) {
+  return llvm::any_of(shapes, [&](const Shape &s) { return s.n == n; });
+}
+
 SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p) {
   constexpr double sms = 132, peak = 989e12, hbm = 4.8e12, clock = 1.98e9;
   constexpr double cooperativeOpsPerClock = 17, pingpongOpsPerClock = 7.2;
-  struct Shape {
-    int m, n;
-    bool pingpong;
-    double efficiency; // of the mainloop at this tile, from CUTLASS's sm90 bf16 GEMMs
-  };
-  const Shape shapes[] = {{128, 256, false, 0.80}, {256, 128, false, 0.78},
-                          {128, 128, false, 0.70}, {128, 128, true, 0.74},
-                          {64, 256, true, 0.72}};
   // 2x1 first: it wins ties (an epilogue-bound ping-pong), and its multicast halves B's loads.
   const int clusters[][2] = {{2, 1}, {1, 1}, {1, 2}};
   SmallVector<std::pair<KernelConfig, double>> ranked;

@@ -55,8 +55,8 @@ struct KernelProblem {
   int maxSplits = 1;
 };
 
-/// The CTA tile widths (N) the backend emits.
-inline bool isTileWidth(int64_t n) { return n == 128 || n == 256; }
+/// Whether some CTA tile the backend emits is `n` columns wide.
+bool isTileWidth(int64_t n);
 
 /// The swizzles the backend emits.
 inline bool isSwizzle(int64_t s) { return s == 1 || s == 2 || s == 4 || s == 8; }
