@@ -10,7 +10,7 @@ namespace {
 
 TEST(KernelConfigTest, RanksEveryConfigurationFastestFirst) {
   auto ranked = rankConfigs({8192, 4096, 14336, 4.0, 8});
-  ASSERT_EQ(ranked.size(), 15u); // 5 tile/schedule shapes x 3 clusters
+  ASSERT_EQ(ranked.size(), 20u); // 5 tile/schedule shapes x 4 clusters
   for (size_t i = 1; i < ranked.size(); ++i)
     EXPECT_LE(ranked[i - 1].second, ranked[i].second);
 }
@@ -45,6 +45,28 @@ TEST(KernelConfigTest, TiesGoToTheTwoByOneCluster) {
   EXPECT_EQ(best.clusterN, 1);
 }
 
+// A 2x2 cluster multicasts both operands, a saving in L2 traffic the model does not weigh:
+// it ties the 2x1 cluster of the same tile at best, and loses where it rounds the grid up
+// (stage 2 times it).
+TEST(KernelConfigTest, TwoByTwoClustersNeverBeatTwoByOne) {
+  for (KernelProblem p : {KernelProblem{8192, 5120, 4096, 2.0, 21},
+                          KernelProblem{8192, 128256, 4096, 0.0, 26}, KernelProblem{7, 1000, 1024, 2.0, 4}}) {
+    auto ranked = rankConfigs(p);
+    int twoByTwo = 0;
+    for (auto &[config, ms] : ranked) {
+      if (config.clusterM != 2 || config.clusterN != 2)
+        continue;
+      ++twoByTwo;
+      for (auto &[other, otherMs] : ranked)
+        if (other.tileM == config.tileM && other.tileN == config.tileN &&
+            other.pingpong == config.pingpong && other.clusterM == 2 && other.clusterN == 1)
+          EXPECT_LE(otherMs, ms) << config.str();
+    }
+    EXPECT_EQ(twoByTwo, 5);
+    EXPECT_FALSE(ranked.front().first.clusterM == 2 && ranked.front().first.clusterN == 2);
+  }
+}
+
 // Split-K, when allowed: a decode-sized product (one row of tiles, K deep) fills the SMs with
 // 4 splits; a prefill-sized one has tiles enough and keeps whole tiles. Ping-pong never splits.
 TEST(KernelConfigTest, SplitsOnlyWhereTilesAreFew) {
@@ -54,7 +76,7 @@ TEST(KernelConfigTest, SplitsOnlyWhereTilesAreFew) {
   EXPECT_EQ(rankConfigs({8192, 4096, 14336, 4.0, 8, 4}).front().first.splits, 1);
   for (auto &[config, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
     EXPECT_TRUE(config.splits == 1 || !config.pingpong);
-  EXPECT_EQ(rankConfigs({64, 4096, 14336, 2.0, 4}).size(), 15u); // no splits unless asked
+  EXPECT_EQ(rankConfigs({64, 4096, 14336, 2.0, 4}).size(), 20u); // no splits unless asked
 }
 
 TEST(KernelConfigTest, SplitsAppearInTextAndJsonOnlyWhenUsed) {

@@ -9,8 +9,8 @@
 // log-sum-exp (bench/results/tuning-h200.json): about 17 for cooperative's two warp groups
 // together, 7 for one ping-pong warp group, far under the SM's 128 lanes (dependent chains,
 // few warps). Clusters multicast operands (a small gain) but round the
-// tile grid up to whole clusters. Raster order is left to the scheduler's heuristic: the model
-// cannot tell L2 reuse apart; stage 2 times the alternatives. Split-K (cooperative only, when
+// tile grid up to whole clusters. Cluster shape and raster order affect L2 reuse, which the
+// model cannot tell apart: stage 2 times the alternatives. Split-K (cooperative only, when
 // asked for) divides each tile's mainloop among `splits` CTAs: more work units fill the SMs when
 // tiles are few, at the price of writing and reading back fp32 partial tiles.
 //
@@ -85,7 +85,9 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
   constexpr double sms = 132, peak = 989e12, hbm = 4.8e12, clock = 1.98e9;
   constexpr double cooperativeOpsPerClock = 17, pingpongOpsPerClock = 7.2;
   // 2x1 first: it wins ties (an epilogue-bound ping-pong), and its multicast halves B's loads.
-  const int clusters[][2] = {{2, 1}, {1, 1}, {1, 2}};
+  // 2x2 multicasts both operands; the model cannot weigh the L2 traffic that saves (stage 2
+  // times it), so 2x2 only ever ties 2x1 or loses to its rounding.
+  const int clusters[][2] = {{2, 1}, {1, 1}, {1, 2}, {2, 2}};
   SmallVector<std::pair<KernelConfig, double>> ranked;
   for (const Shape &s : shapes)
     for (const auto &c : clusters)

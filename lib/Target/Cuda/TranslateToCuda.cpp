@@ -577,13 +577,22 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
      << (it != tuningDb.end() ? " (tuning database)" : " (analytic model)") << "\n";
   os << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
      << llvm::formatv("{0:f0}", ops) << " fp32 ops per element\n";
-  // Stage 2's candidates: the model's best per tile, schedule and split, and the best with the
-  // two explicit raster orders and without the swizzle (the model does not tell them apart).
+  // Stage 2's candidates: the model's best per tile, schedule and split; then the best tile in
+  // every other cluster shape, with the two explicit raster orders and without the swizzle (the
+  // model does not tell their L2 reuse apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
+  auto sameTile = [](const KernelConfig &a, const KernelConfig &b) {
+    return a.tileM == b.tileM && a.tileN == b.tileN && a.pingpong == b.pingpong &&
+           a.splits == b.splits;
+  };
   for (auto &[config, ms] : ranked)
-    if (llvm::none_of(candidates, [&](const auto &c) {
-          return c.first.tileM == config.tileM && c.first.tileN == config.tileN &&
-                 c.first.pingpong == config.pingpong && c.first.splits == config.splits;
+    if (llvm::none_of(candidates, [&](const auto &c) { return sameTile(c.first, config); }))
+      candidates.push_back({config, ms});
+  for (auto &[config, ms] : ranked)
+    if (sameTile(config, ranked.front().first) &&
+        llvm::none_of(candidates, [&](const auto &c) {
+          return sameTile(c.first, config) && c.first.clusterM == config.clusterM &&
+                 c.first.clusterN == config.clusterN;
         }))
       candidates.push_back({config, ms});
   for (KernelConfig::Raster raster : {KernelConfig::Raster::AlongM, KernelConfig::Raster::AlongN}) {

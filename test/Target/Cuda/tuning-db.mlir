@@ -1,4 +1,5 @@
-// Configuration choice: the analytic model's pick (tiles swizzled by 8) and its ranked candidates as comments, a
+// Configuration choice: the analytic model's pick (tiles swizzled by 8) and its ranked candidates as comments (the
+// best per tile, then the best tile in the other clusters, raster orders and unswizzled), a
 // tuning database overriding it by kernel key, and clear errors for a bad database.
 
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=MODEL
@@ -7,7 +8,11 @@
 // MODEL-NEXT:  // model inputs: epilogue 4.0 bytes and {{[0-9]+}} fp32 ops per element
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model {{[0-9.]+}} ms
 // MODEL:       // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model
-// MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model
+// MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic"} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic"} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic"} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m"} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1} model
 // MODEL:       using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
 // MODEL-NEXT:  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
