@@ -4,17 +4,20 @@
 `coda-translate --coda-to-cuda` writes, for every kernel, its tuning key and the model's ranked
 candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} model X ms`).
 
-  bench/tune.py emit DIR [--top N] [--max-splits S]
+  bench/tune.py emit DIR [--top N] [--max-splits S] [--around DB] [--only CASE]
                                        (where LLVM is) fuses every anchor program, and for each
                                        kernel writes one .cu per candidate (a one-entry tuning
-                                       database each) and DIR/manifest.json
+                                       database each) and DIR/manifest.json; with --around DB,
+                                       a kernel that DB holds gets its configuration and the
+                                       neighbours the model cannot rank (other clusters, raster
+                                       orders, no swizzle) instead of the model's candidates
   bench/tune.py measure DIR            (on the GPU) builds every variant (--build-only: only
                                        that), checks it against the PyTorch reference, times the
                                        variants of a case and cuBLAS's GEMM alone interleaved
                                        (medians of --reps), and writes the fastest per
                                        kernel by GPU time (queued behind a GPU sleep) into
-                                       bench/results/tuning-h200.json, with the model's
-                                       choice and its time beside it
+                                       bench/results/tuning-h200.json, with the baseline's
+                                       time beside it (the model's choice, or DB's)
 
 `coda-translate --tuning-db=bench/results/tuning-h200.json` then uses the measured choices.
 """
@@ -29,9 +32,61 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+CLUSTERS = ([2, 1], [1, 1], [1, 2], [2, 2])
+
+
+def normal(config):
+    """A configuration with coda-translate's defaults spelled out, for comparing entries."""
+    splits = config.get("splits", 1)
+    return dict(config, splits=splits, swizzle=config.get("swizzle", 1 if splits > 1 else 8))
+
+
+def neighbours(config):
+    """`config` first, then the configurations one step from it that the model cannot rank: every
+    other cluster shape, the explicit raster orders, and no swizzle."""
+    out = [config]
+    out += [dict(config, cluster=c) for c in CLUSTERS if c != config["cluster"]]
+    if config["raster"] == "heuristic":
+        out += [dict(config, raster=r) for r in ("along_m", "along_n")]
+    if normal(config)["swizzle"] > 1:
+        out.append(dict(config, swizzle=1))
+    return out
+
+
+def kernel_candidates(text):
+    """Each kernel's key and the model's candidates [(config, model ms)] from coda-translate's
+    comments, in file order."""
+    kernels = []
+    for line in text.splitlines():
+        if line.startswith("// coda-tuning-key: "):
+            kernels.append({"key": line.split(": ", 1)[1], "candidates": []})
+        m = re.match(r"// coda-candidate: (\{.*\}) model ([0-9.]+) ms", line)
+        if m:
+            kernels[-1]["candidates"].append((json.loads(m.group(1)), float(m.group(2))))
+    return kernels
+
+
+def variants_of(kernel, top, around):
+    """What to time for one kernel: the configuration `around` (a tuning database's kernels)
+    holds and its neighbours, baseline "database"; else the model's `top` candidates, baseline
+    "model". Rank 0 is the baseline; the model's estimate rides along where it listed the same
+    configuration."""
+    model = [(normal(c), ms) for c, ms in kernel["candidates"]]
+    if kernel["key"] not in around:
+        return "model", kernel["candidates"][:top]
+    return "database", [(c, next((ms for m, ms in model if m == normal(c)), None))
+                        for c in neighbours(around[kernel["key"]])]
+
+
 def emit(args):
     programs_dir = os.path.join(HERE, "programs", "anchor")
     cases = sorted(f[: -len(".mlir")] for f in os.listdir(programs_dir) if f.endswith(".mlir"))
+    if args.only:
+        cases = [c for c in cases if c == args.only]
+    around = {}
+    if args.around:
+        with open(args.around) as f:
+            around = json.load(f)["kernels"]
     opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
     os.makedirs(args.dir, exist_ok=True)
     manifest = {"variants": []}
@@ -41,16 +96,9 @@ def emit(args):
                         "-o", fused], check=True)
         text = subprocess.run([translate, "--coda-to-cuda", f"--max-splits={args.max_splits}",
                                fused], check=True, capture_output=True, text=True).stdout
-        # Each kernel's key and candidates, in file order.
-        kernels = []
-        for line in text.splitlines():
-            if line.startswith("// coda-tuning-key: "):
-                kernels.append({"key": line.split(": ", 1)[1], "candidates": []})
-            m = re.match(r"// coda-candidate: (\{.*\}) model ([0-9.]+) ms", line)
-            if m:
-                kernels[-1]["candidates"].append((json.loads(m.group(1)), float(m.group(2))))
-        for kernel in kernels:
-            for rank, (config, model_ms) in enumerate(kernel["candidates"][: args.top]):
+        for kernel in kernel_candidates(text):
+            baseline, configs = variants_of(kernel, args.top, around)
+            for rank, (config, model_ms) in enumerate(configs):
                 name = f"{case}_{len(manifest['variants'])}"
                 db = os.path.join(args.dir, f"{name}.db.json")
                 with open(db, "w") as f:
@@ -59,7 +107,8 @@ def emit(args):
                                 f"--tuning-db={db}", fused, "-o", os.path.join(args.dir, f"{name}.cu")],
                                check=True)
                 manifest["variants"].append({"name": name, "case": case, "key": kernel["key"],
-                                             "config": config, "rank": rank, "model_ms": model_ms})
+                                             "config": config, "rank": rank, "model_ms": model_ms,
+                                             "baseline": baseline})
     with open(os.path.join(args.dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=2)
     print(f"wrote {len(manifest['variants'])} variants into {args.dir}")
@@ -73,6 +122,32 @@ def rank_variants(ms):
     queued = {name[: -len("_queued")]: t for name, t in ms.items() if name.endswith("_queued")}
     gemm = queued.pop("cublas_gemm")
     return sorted(queued.items(), key=lambda kv: kv[1]), gemm
+
+
+def summarize(case, group, ms):
+    """One kernel's variants (`group`, from the manifest) and their medians `ms` (see
+    rank_variants): a line per variant, fastest first, the fastest's configuration, and the
+    database's record of the measurement beside it."""
+    by_name = {v["name"]: v for v in group}
+    ranked, gemm = rank_variants(ms)
+    baseline = next(v for v in group if v["rank"] == 0)
+    lines = []
+    for name, t in ranked:
+        v = by_name[name]
+        model = "" if v["model_ms"] is None else f" (model {v['model_ms']:.3f})"
+        lines.append(f"{case:18s} rank {v['rank']} {json.dumps(v['config'])} {t:.3f} ms = "
+                     f"{t / gemm:.3f}x cuBLAS {gemm:.3f} queued; idle {ms[name]:.3f} ms = "
+                     f"{ms[name] / ms['cublas_gemm']:.3f}x{model}")
+    best, best_ms = ranked[0]
+    kind = baseline.get("baseline", "model")  # the model's choice, or the database's before
+    baseline_ms = dict(ranked).get(baseline["name"])
+    entry = {"case": case, "best_ms": best_ms, "cublas_gemm_ms": gemm,
+             f"{kind}_choice_ms": baseline_ms,
+             f"gain_over_{kind}": baseline_ms / best_ms if baseline_ms else None,
+             "times_ms": {json.dumps(by_name[n]["config"]): t for n, t in ranked},
+             "idle_times_ms": {json.dumps(by_name[n]["config"]): ms[n] for n, _ in ranked},
+             "cublas_gemm_idle_ms": ms["cublas_gemm"]}
+    return lines, by_name[best]["config"], entry
 
 
 def measure(args):
@@ -129,28 +204,16 @@ def measure(args):
                 continue
             calls[v["name"]] = call
         del refs
+        if not calls:
+            print(f"{case:18s} {key}: no variant built and passed, nothing recorded", flush=True)
+            continue
         # cuBLAS GEMM alone, interleaved with the variants, as the yardstick.
         a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
         calls["cublas_gemm"] = lambda: torch.matmul(a, b.t())
         ms = anchors.time_interleaved(calls, args.reps)
-        by_name = {v["name"]: v for v in group}
-        model = next(v["name"] for v in group if v["rank"] == 0)
-        ranked, gemm = rank_variants(ms)
-        for name, t in ranked:
-            print(f"{case:18s} rank {by_name[name]['rank']} {json.dumps(by_name[name]['config'])} "
-                  f"{t:.3f} ms = {t / gemm:.3f}x cuBLAS {gemm:.3f} queued; idle {ms[name]:.3f} ms "
-                  f"= {ms[name] / ms['cublas_gemm']:.3f}x (model {by_name[name]['model_ms']:.3f})",
-                  flush=True)
-        best, best_ms = ranked[0]
-        model_ms = dict(ranked).get(model)
-        db["kernels"][key] = by_name[best]["config"]
-        db["measured"][key] = {"case": case, "best_ms": best_ms, "cublas_gemm_ms": gemm,
-                               "model_choice_ms": model_ms,
-                               "gain_over_model": model_ms / best_ms if model_ms else None,
-                               "times_ms": {json.dumps(by_name[n]["config"]): t for n, t in ranked},
-                               "idle_times_ms": {json.dumps(by_name[n]["config"]): ms[n]
-                                                 for n, _ in ranked},
-                               "cublas_gemm_idle_ms": ms["cublas_gemm"]}
+        lines, config, entry = summarize(case, group, ms)
+        print("\n".join(lines), flush=True)
+        db["kernels"][key], db["measured"][key] = config, entry
         with open(db_path, "w") as f:  # after every kernel: a run cut short keeps what it measured
             json.dump(db, f, indent=2)
         print(f"wrote {db_path}", flush=True)
@@ -166,7 +229,11 @@ def main():
     parser.add_argument("--max-splits", type=int, default=1, choices=[1, 2, 4],
                         help="also list split-K candidates up to this factor (emit)")
     parser.add_argument("--reps", type=int, default=21)
-    parser.add_argument("--only", default=None, help="one case (measure)")
+    parser.add_argument("--only", default=None, help="one case")
+    parser.add_argument("--around", default=None, metavar="DB",
+                        help="(emit) for each kernel that the tuning database DB holds, time its "
+                             "configuration and the neighbours the model cannot rank (other "
+                             "clusters, raster orders, no swizzle) instead of the model's --top")
     parser.add_argument("--build-only", action="store_true",
                         help="build every variant (in parallel) and stop (measure)")
     args = parser.parse_args()
