@@ -82,12 +82,20 @@ def emit(args):
     programs_dir = os.path.join(HERE, "programs", "anchor")
     cases = sorted(f[: -len(".mlir")] for f in os.listdir(programs_dir) if f.endswith(".mlir"))
     if args.only:
-        cases = [c for c in cases if c == args.only]
+        if args.only not in cases:
+            sys.exit(f"tune.py: no anchor case '{args.only}' (cases: {', '.join(cases)})")
+        cases = [args.only]
     around = {}
     if args.around:
-        with open(args.around) as f:
-            around = json.load(f)["kernels"]
+        try:
+            with open(args.around) as f:
+                around = json.load(f)["kernels"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"tune.py: --around {args.around}: not a tuning database ({e!r})")
     opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
+    for tool in (opt, translate):
+        if not os.path.exists(tool):
+            sys.exit(f"tune.py: no {tool}: build coda first (./scripts/build.sh) or pass --build")
     os.makedirs(args.dir, exist_ok=True)
     manifest = {"variants": []}
     for case in cases:
@@ -220,15 +228,20 @@ def measure(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("stage", choices=["emit", "measure"])
-    parser.add_argument("dir")
-    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("stage", choices=["emit", "measure"],
+                        help="emit: write the variants (where LLVM is); measure: time them (GPU)")
+    parser.add_argument("dir", help="the variants' folder (.cu files and manifest.json)")
+    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")),
+                        help="coda's build folder, for bin/coda-opt and bin/coda-translate "
+                             "(emit; default: $CODA_BUILD_DIR or build/)")
     parser.add_argument("--builds", default=None, help="folder for the extension builds")
     parser.add_argument("--top", type=int, default=7, help="candidates per kernel (emit)")
     parser.add_argument("--max-splits", type=int, default=1, choices=[1, 2, 4],
                         help="also list split-K candidates up to this factor (emit)")
-    parser.add_argument("--reps", type=int, default=21)
+    parser.add_argument("--reps", type=int, default=21,
+                        help="interleaved alternations whose medians are compared (measure)")
     parser.add_argument("--only", default=None, help="one case")
     parser.add_argument("--around", default=None, metavar="DB",
                         help="(emit) for each kernel that the tuning database DB holds, time its "
