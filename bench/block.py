@@ -29,6 +29,35 @@ import block_programs as block  # noqa: E402
 import check_examples  # noqa: E402
 
 
+def random_inputs(s):
+    """`forward`'s arguments on the GPU, the same every run: x ~ N(0, 1), weights ~ N(0, 0.05²),
+    norm weights near 1, Llama-3's RoPE tables (base 500000)."""
+    torch.manual_seed(0)
+    xs = list(block.inputs(s, device="cuda", make=lambda *shape: (
+        torch.randn(*shape, device="cuda") * 0.05).to(torch.bfloat16)))
+    xs[0] = (torch.randn(s["M"], s["D"], device="cuda")).to(torch.bfloat16)
+    for g in (1, 6):  # norm weights near 1
+        xs[g] = (1 + 0.1 * torch.randn(s["D"], device="cuda")).to(torch.bfloat16)
+    pos = torch.arange(s["M"], device="cuda", dtype=torch.float32)[:, None]
+    freq = 500000.0 ** (-torch.arange(0, s["HD"], 2, device="cuda").float() / s["HD"])
+    angles = torch.cat([pos * freq, pos * freq], dim=-1)
+    xs[3], xs[4] = torch.cos(angles).to(torch.bfloat16), torch.sin(angles).to(torch.bfloat16)
+    return xs
+
+
+def half_setup(half, s=block.LLAMA3_8B):
+    """For bench/tune.py: the arguments of one half ("pre" or "post") of the block, the PyTorch
+    function its program computes, and cuBLAS's products of that half alone (the yardstick).
+    `post` gets the attention of `pre`'s eager result, as in the block."""
+    x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down = random_inputs(s)
+    if half == "pre":
+        return [x, g1, w_qkv, cos, sin], block.pre, lambda: torch.matmul(x, w_qkv.t())
+    attn = block.attention(*block.pre(x, g1, w_qkv, cos, sin), s)
+    act = torch.randn(s["M"], s["FFN"], device="cuda").to(torch.bfloat16)
+    return [attn, x, w_o, g2, w_gu, w_down], block.post, lambda: (
+        torch.matmul(attn, w_o.t()), torch.matmul(x, w_gu.t()), torch.matmul(act, w_down.t()))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
@@ -52,16 +81,7 @@ def main():
         modules[half], _ = check_examples.build(
             name, anchors.fuse_and_emit(name, program, args, translate_flags=flags), args)
 
-    torch.manual_seed(0)
-    xs = list(block.inputs(s, device="cuda", make=lambda *shape: (
-        torch.randn(*shape, device="cuda") * 0.05).to(torch.bfloat16)))
-    xs[0] = (torch.randn(s["M"], s["D"], device="cuda")).to(torch.bfloat16)
-    for g in (1, 6):  # norm weights near 1
-        xs[g] = (1 + 0.1 * torch.randn(s["D"], device="cuda")).to(torch.bfloat16)
-    pos = torch.arange(s["M"], device="cuda", dtype=torch.float32)[:, None]
-    freq = 500000.0 ** (-torch.arange(0, s["HD"], 2, device="cuda").float() / s["HD"])
-    angles = torch.cat([pos * freq, pos * freq], dim=-1)
-    xs[3], xs[4] = torch.cos(angles).to(torch.bfloat16), torch.sin(angles).to(torch.bfloat16)
+    xs = random_inputs(s)
     x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down = xs
 
     pre = check_examples.prepared_call(modules["pre"], [x, g1, w_qkv, cos, sin])

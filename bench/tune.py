@@ -4,8 +4,9 @@
 `coda-translate --coda-to-cuda` writes, for every kernel, its tuning key and the model's ranked
 candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} model X ms`).
 
-  bench/tune.py emit DIR [--top N] [--max-splits S] [--around DB] [--only CASE]
-                                       (where LLVM is) fuses every anchor program, and for each
+  bench/tune.py emit DIR [--top N] [--max-splits S] [--around DB] [--only CASE] [--block]
+                                       (where LLVM is) fuses every anchor program (--block: and
+                                       the block's two halves, block_pre and block_post), for each
                                        kernel writes one .cu per candidate (a one-entry tuning
                                        database each) and DIR/manifest.json; with --around DB,
                                        a kernel that DB holds gets its configuration and the
@@ -13,7 +14,7 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
                                        orders, no swizzle) instead of the model's candidates
   bench/tune.py measure DIR            (on the GPU) builds every variant (--build-only: only
                                        that), checks it against the PyTorch reference, times the
-                                       variants of a case and cuBLAS's GEMM alone interleaved
+                                       variants of a kernel and cuBLAS's products alone interleaved
                                        (medians of --reps), and writes the fastest per
                                        kernel by GPU time (queued behind a GPU sleep) into
                                        bench/results/tuning-h200.json, with the baseline's
@@ -78,12 +79,27 @@ def variants_of(kernel, top, around):
                         for c in neighbours(around[kernel["key"]])]
 
 
+def programs(block):
+    """The programs stage 2 tunes, by case name: every anchor case, and with `block` the two
+    halves of the Llama-3-8B block (bench/block.py), whose kernels differ from the anchors'."""
+    anchor_dir = os.path.join(HERE, "programs", "anchor")
+    out = {f[: -len(".mlir")]: os.path.join(anchor_dir, f)
+           for f in sorted(os.listdir(anchor_dir)) if f.endswith(".mlir")}
+    if block:
+        for half in BLOCK_HALVES:
+            out[f"block_{half}"] = os.path.join(HERE, "programs", "block", "llama3-8b", f"{half}.mlir")
+    return out
+
+
+BLOCK_HALVES = ("pre", "post")
+
+
 def emit(args):
-    programs_dir = os.path.join(HERE, "programs", "anchor")
-    cases = sorted(f[: -len(".mlir")] for f in os.listdir(programs_dir) if f.endswith(".mlir"))
+    sources = programs(args.block or (args.only or "").startswith("block_"))
+    cases = list(sources)
     if args.only:
         if args.only not in cases:
-            sys.exit(f"tune.py: no anchor case '{args.only}' (cases: {', '.join(cases)})")
+            sys.exit(f"tune.py: no case '{args.only}' (cases: {', '.join(programs(True))})")
         cases = [args.only]
     around = {}
     if args.around:
@@ -100,8 +116,7 @@ def emit(args):
     manifest = {"variants": []}
     for case in cases:
         fused = os.path.join(args.dir, f"{case}.fused.mlir")
-        subprocess.run([opt, "--coda-fuse", os.path.join(programs_dir, f"{case}.mlir"),
-                        "-o", fused], check=True)
+        subprocess.run([opt, "--coda-fuse", sources[case], "-o", fused], check=True)
         text = subprocess.run([translate, "--coda-to-cuda", f"--max-splits={args.max_splits}",
                                fused], check=True, capture_output=True, text=True).stdout
         for kernel in kernel_candidates(text):
@@ -183,6 +198,28 @@ def measure(args):
             print(f"{v['name']}: {v['config']} did not build: {str(e).splitlines()[-1][:200]}")
             return None
 
+    def anchor_setup(case):
+        torch.manual_seed(0)
+        xs = anchors.random_inputs(case)
+        a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
+        return xs, anchors.programs.CASES[case], lambda: torch.matmul(a, b.t()), anchors.BOUND
+
+    def block_setup(case):
+        import block
+        return (*block.half_setup(case[len("block_"):]), None)
+
+    # Per case: its arguments, the PyTorch function, cuBLAS's products alone and the check's
+    # bound (None: relative to bf16 PyTorch's error). Looked up before the builds, so that a
+    # case this script cannot measure fails in seconds, not after minutes of nvcc.
+    setups = {}
+    for case in dict.fromkeys(v["case"] for v in variants):
+        if case.startswith("block_"):
+            import block  # noqa: F401  (bench/block.py: fails here, before the builds)
+            setups[case] = lambda case=case: block_setup(case)
+        elif case in anchors.programs.CASES:
+            setups[case] = lambda case=case: anchor_setup(case)
+        else:
+            sys.exit(f"tune.py: no way to measure case '{case}' of {args.dir}/manifest.json")
     with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
         modules = dict(zip([v["name"] for v in variants], pool.map(build, variants)))
     if args.build_only:
@@ -195,10 +232,13 @@ def measure(args):
     for key in dict.fromkeys(v["key"] for v in variants):
         group = [v for v in variants if v["key"] == key]
         case = group[0]["case"]
-        torch.manual_seed(0)
-        xs = anchors.random_inputs(case)
-        fn = anchors.programs.CASES[case]
+        xs, fn, products, bound = setups[case]()
         refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+        if bound is None:  # within 1.5x bf16 PyTorch's own distance to fp32, at least BOUND
+            eager = check_examples.as_list(fn(*xs))
+            bound = max(anchors.BOUND, 1.5 * max(check_examples.rel_err(o, r)
+                                                 for o, r in zip(eager, refs)))
+            del eager
         calls = {}
         for v in group:
             if modules[v["name"]] is None:
@@ -207,17 +247,17 @@ def measure(args):
             call = lambda prepared=prepared: prepared(*xs)  # noqa: E731
             err = max(check_examples.rel_err(o, r)
                       for o, r in zip(check_examples.as_list(call()), refs))
-            if err > anchors.BOUND:
-                print(f"{v['name']}: {v['config']} wrong (rel err {err:.1e}), left out")
+            if err > bound:
+                print(f"{v['name']}: {v['config']} wrong (rel err {err:.1e} > {bound:.1e}), "
+                      "left out")
                 continue
             calls[v["name"]] = call
         del refs
         if not calls:
             print(f"{case:18s} {key}: no variant built and passed, nothing recorded", flush=True)
             continue
-        # cuBLAS GEMM alone, interleaved with the variants, as the yardstick.
-        a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
-        calls["cublas_gemm"] = lambda: torch.matmul(a, b.t())
+        # cuBLAS's products alone, interleaved with the variants, as the yardstick.
+        calls["cublas_gemm"] = products
         ms = anchors.time_interleaved(calls, args.reps)
         lines, config, entry = summarize(case, group, ms)
         print("\n".join(lines), flush=True)
@@ -243,6 +283,9 @@ def main():
     parser.add_argument("--reps", type=int, default=21,
                         help="interleaved alternations whose medians are compared (measure)")
     parser.add_argument("--only", default=None, help="one case")
+    parser.add_argument("--block", action="store_true",
+                        help="(emit) also the two halves of the Llama-3-8B block, cases block_pre "
+                             "and block_post (bench/block.py), whose kernels are not the anchors'")
     parser.add_argument("--around", default=None, metavar="DB",
                         help="(emit) for each kernel that the tuning database DB holds, time its "
                              "configuration and the neighbours the model cannot rank (other "
