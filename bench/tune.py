@@ -17,7 +17,7 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
                                        variants of a kernel and cuBLAS's products alone interleaved
                                        (medians of --reps), and writes the fastest per
                                        kernel by GPU time (queued behind a GPU sleep) into
-                                       bench/results/tuning-h200.json, with the baseline's
+                                       bench/results/tuning-h200.json (--db), with the baseline's
                                        time beside it (the model's choice, or DB's)
 
 `coda-translate --tuning-db=bench/results/tuning-h200.json` then uses the measured choices.
@@ -195,7 +195,8 @@ def measure(args):
             return check_examples.build(v["name"], os.path.join(args.dir, v["name"] + ".cu"),
                                         build_args)[0]
         except Exception as e:  # one variant that does not build leaves the others standing
-            print(f"{v['name']}: {v['config']} did not build: {str(e).splitlines()[-1][:200]}")
+            print(f"{v['name']}: {json.dumps(v['config'])} did not build: "
+                  f"{str(e).splitlines()[-1][:200]}", flush=True)
             return None
 
     def anchor_setup(case):
@@ -224,7 +225,7 @@ def measure(args):
         modules = dict(zip([v["name"] for v in variants], pool.map(build, variants)))
     if args.build_only:
         return
-    db_path = os.path.join(HERE, "results", "tuning-h200.json")
+    db_path = args.db
     db = {"device": torch.cuda.get_device_name(), "kernels": {}, "measured": {}}
     if os.path.exists(db_path):
         with open(db_path) as f:
@@ -248,8 +249,8 @@ def measure(args):
             err = max(check_examples.rel_err(o, r)
                       for o, r in zip(check_examples.as_list(call()), refs))
             if err > bound:
-                print(f"{v['name']}: {v['config']} wrong (rel err {err:.1e} > {bound:.1e}), "
-                      "left out")
+                print(f"{v['name']}: {json.dumps(v['config'])} wrong (rel err {err:.1e} > "
+                      f"{bound:.1e}), left out", flush=True)
                 continue
             calls[v["name"]] = call
         del refs
@@ -290,6 +291,9 @@ def main():
                         help="(emit) for each kernel that the tuning database DB holds, time its "
                              "configuration and the neighbours the model cannot rank (other "
                              "clusters, raster orders, no swizzle) instead of the model's --top")
+    parser.add_argument("--db", default=os.path.join(HERE, "results", "tuning-h200.json"),
+                        help="(measure) the tuning database to update with the fastest "
+                             "configurations (default: %(default)s)")
     parser.add_argument("--build-only", action="store_true",
                         help="build every variant (in parallel) and stop (measure)")
     args = parser.parse_args()
