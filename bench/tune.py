@@ -79,28 +79,26 @@ def variants_of(kernel, top, around):
                         for c in neighbours(around[kernel["key"]])]
 
 
-def programs(block):
-    """The programs stage 2 tunes, by case name: every anchor case, and with `block` the two
-    halves of the Llama-3-8B block (bench/block.py), whose kernels differ from the anchors'."""
-    anchor_dir = os.path.join(HERE, "programs", "anchor")
-    out = {f[: -len(".mlir")]: os.path.join(anchor_dir, f)
-           for f in sorted(os.listdir(anchor_dir)) if f.endswith(".mlir")}
-    if block:
-        for half in BLOCK_HALVES:
-            out[f"block_{half}"] = os.path.join(HERE, "programs", "block", "llama3-8b", f"{half}.mlir")
-    return out
-
-
 BLOCK_HALVES = ("pre", "post")
 
 
+def programs():
+    """The programs stage 2 tunes, by case name: every anchor case, then the two halves of the
+    Llama-3-8B block (bench/block.py), whose kernels differ from the anchors'."""
+    anchor_dir = os.path.join(HERE, "programs", "anchor")
+    out = {f[: -len(".mlir")]: os.path.join(anchor_dir, f)
+           for f in sorted(os.listdir(anchor_dir)) if f.endswith(".mlir")}
+    for half in BLOCK_HALVES:
+        out[f"block_{half}"] = os.path.join(HERE, "programs", "block", "llama3-8b", f"{half}.mlir")
+    return out
+
+
 def emit(args):
-    sources = programs(args.block or (args.only or "").startswith("block_"))
-    cases = list(sources)
-    if args.only:
-        if args.only not in cases:
-            sys.exit(f"tune.py: no case '{args.only}' (cases: {', '.join(programs(True))})")
-        cases = [args.only]
+    sources = programs()
+    if args.only and args.only not in sources:
+        sys.exit(f"tune.py: no case '{args.only}' (cases: {', '.join(sources)})")
+    cases = [args.only] if args.only else [c for c in sources
+                                           if args.block or not c.startswith("block_")]
     around = {}
     if args.around:
         try:
@@ -205,18 +203,14 @@ def measure(args):
         a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
         return xs, anchors.programs.CASES[case], lambda: torch.matmul(a, b.t()), anchors.BOUND
 
-    def block_setup(case):
-        import block
-        return (*block.half_setup(case[len("block_"):]), None)
-
     # Per case: its arguments, the PyTorch function, cuBLAS's products alone and the check's
     # bound (None: relative to bf16 PyTorch's error). Looked up before the builds, so that a
     # case this script cannot measure fails in seconds, not after minutes of nvcc.
     setups = {}
     for case in dict.fromkeys(v["case"] for v in variants):
         if case.startswith("block_"):
-            import block  # noqa: F401  (bench/block.py: fails here, before the builds)
-            setups[case] = lambda case=case: block_setup(case)
+            import block  # bench/block.py: an error here comes before the builds
+            setups[case] = lambda half=case[len("block_"):]: (*block.half_setup(half), None)
         elif case in anchors.programs.CASES:
             setups[case] = lambda case=case: anchor_setup(case)
         else:
