@@ -23,6 +23,8 @@ import torch
 import torch.nn.functional as F
 from torch.utils.cpp_extension import load
 
+import kernel_objects
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOUND = 1e-2
 
@@ -178,19 +180,24 @@ def emit(name, args):
 
 
 def build(name, cu, args):
-    cutlass = os.environ.get("CUTLASS_DIR")  # a folder with CUTLASS 4.2's include/, tools/
-    if not cutlass:
-        import cutlass_library  # pip install nvidia-cutlass==4.2.0.0
-        cutlass = os.path.join(os.path.dirname(cutlass_library.__file__), "source")
+    """Loads an emitted file as a module. With CODA_KERNEL_OBJECTS=DIR (kernel_objects.py) and
+    the object of the file's kernel half in it, only the binding is compiled here."""
     start = time.time()
     directory = os.path.join(args.builds or args.out, name)
     os.makedirs(directory, exist_ok=True)
-    module = load(name=f"coda_{name}", sources=[cu],
-                  extra_include_paths=[os.path.join(ROOT, "include"),
-                                       os.path.join(cutlass, "include"),
-                                       os.path.join(cutlass, "tools", "util", "include")],
-                  extra_cuda_cflags=["-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr"],
-                  build_directory=directory, verbose=False)
+    objects = os.environ.get("CODA_KERNEL_OBJECTS")
+    obj, binding = kernel_objects.object_for(cu, objects) if objects else (None, None)
+    if obj:
+        source = os.path.join(directory, f"{name}_binding.cpp")
+        with open(source, "w") as f:
+            f.write(binding)
+        module = load(name=f"coda_{name}", sources=[source], extra_ldflags=[obj], with_cuda=True,
+                      build_directory=directory, verbose=False)
+    else:
+        module = load(name=f"coda_{name}", sources=[cu],
+                      extra_include_paths=kernel_objects.include_paths(),
+                      extra_cuda_cflags=["-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr"],
+                      build_directory=directory, verbose=False)
     return module, time.time() - start
 
 

@@ -242,8 +242,8 @@ struct GlobalStore
 /// rotated pairs side by side: column 2q + s of a head is element q of its half s. Each epilogue
 /// subtile (EpiM × EpiN columns, inside one head) is staged in shared memory half by half, and a
 /// TMA store moves it through a view of the result whose columns are ((s, q), head) to where the
-/// halves go. Stages must be the collective's StagesD, and the CTA tile's N must be P (the view
-/// is tiled one head at a time).
+/// halves go. Stages must be the collective's StagesD, and the CTA tile's N a multiple of P: the
+/// view tiles whole heads (a tile past the last head writes nothing there: TMA drops it).
 template <int Stages, class EpilogueTile, class Element, int P> struct HalvesStore : NodeBase {
   static constexpr int EpiM = cute::size<0>(EpilogueTile{});
   static constexpr int EpiN = cute::size<1>(EpilogueTile{});

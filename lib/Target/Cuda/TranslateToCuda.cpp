@@ -390,7 +390,7 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
                failure();
       result.element = *t;
       // The collective's TMA store writes the first result shaped like the accumulator. A
-      // rotation into halves is written by a HalvesStore from the kernel, one head per CTA
+      // rotation into halves is written by a HalvesStore from the kernel, whole heads per CTA
       // tile. Where it cannot be (an accumulated result, heads no tile is as wide as) or with
       // --tma-halves=false, the TMA store puts the pairs side by side into the workspace and a
       // copy kernel moves them into their halves (16-byte accesses both ways: per-thread
@@ -561,15 +561,15 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   std::string key = llvm::formatv("{0}x{1}x{2}:{3:x-}", op.getM(), op.getN(), op.getK(),
                                   llvm::xxh3_64bits(text))
                         .str();
-  // A HalvesStore tiles the result one head at a time: the CTA tile's N is the head, in the
-  // model's ranking and in a database entry alike.
+  // A HalvesStore tiles the result in whole heads: the CTA tile's N is a multiple of the head,
+  // in the model's ranking and in a database entry alike.
   std::optional<int64_t> head;
   if (plan.halvesResult >= 0)
     head = *op.getHalves();
   if (head)
-    llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN != *head; });
+    llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
   auto it = tuningDb.find(key);
-  if (it != tuningDb.end() && head && it->second.tileN != *head)
+  if (it != tuningDb.end() && head && it->second.tileN % *head != 0)
     it = tuningDb.end();
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
   os << "// coda-tuning-key: " << key << "\n";
@@ -2176,7 +2176,10 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
 
 static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }
 static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
-// The tile scheduler's swizzle: the largest power of two up to `limit` that divides both tile
+)cu";
+  // Only where a kernel swizzles: nvcc warns about an unused static function.
+  if (StringRef(body).contains("coda_swizzle("))
+    os << R"cu(// The tile scheduler's swizzle: the largest power of two up to `limit` that divides both tile
 // counts by itself times the cluster, since CUTLASS rounds the grid up to whole groups and a
 // padded tile would write reduction partials past the workspace.
 static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM, int clusterN, int limit) {
@@ -2185,9 +2188,8 @@ static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM,
     s /= 2;
   return s;
 }
-
 )cu";
-  os << body;
+  os << "\n" << body;
   return success();
 }
 

@@ -1,10 +1,21 @@
 // --tma-halves (the default): a pairwise(rotate, halves) result is written into its heads'
 // halves by the kernel's own TMA stores (coda::rt::HalvesStore), with no staging and no copy
-// after the GEMM; the CTA tile is one head wide. Heads no CTA tile is as wide as fall back to
-// the staged pairs and the copy kernel (--tma-halves=false: test/Target/Cuda/coda-to-cuda.mlir).
+// after the GEMM; the CTA tile is a whole number of heads wide. Heads no CTA tile is as wide as
+// fall back to the staged pairs and the copy kernel (--tma-halves=false:
+// test/Target/Cuda/coda-to-cuda.mlir).
 
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s
 // RUN: coda-translate --coda-to-cuda %s -split-input-file | FileCheck %s --check-prefix=NARROW
+
+// A CTA tile two heads wide (a stage-2 candidate, here from a tuning database) keeps the
+// HalvesStore: its view of the result tiles whole heads.
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir \
+// RUN:   | sed -n 's|^// coda-tuning-key: \(.*\)|{"kernels": {"\1": {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"}}}|p' > %t.json
+// RUN: coda-translate --coda-to-cuda --tuning-db=%t.json %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=WIDE
+// WIDE: // configuration: 128x256x64 cluster 2x1 cooperative raster heuristic (tuning database)
+// WIDE: // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong"
+// WIDE: using EpilogueTile = cute::Shape<cute::_128, cute::_32>;
+// WIDE: coda::rt::HalvesStore<kHalvesStages, EpilogueTile, cutlass::bfloat16_t, 128>
 
 // CHECK-LABEL: // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
 // CHECK:       // configuration: 128x128x64

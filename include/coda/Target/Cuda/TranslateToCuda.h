@@ -17,7 +17,8 @@ struct CudaEmitterOptions {
   std::string tuningDb;
   /// Write a pairwise(rotate, halves) result into its halves from the kernel (TMA stores of
   /// subtiles staged half by half) where the kernel allows it (not accumulated, a head as wide
-  /// as a CTA tile); otherwise, or when false, the pairs are staged and copied into place.
+  /// as some CTA tile, tiles a whole number of heads wide); otherwise, or when false, the pairs
+  /// are staged and copied into place.
   bool tmaHalves = true;
   /// The largest split-K factor the analytic model may choose (1, 2 or 4; 1: no split-K).
   int maxSplits = 1;
