@@ -145,10 +145,17 @@ def rank_variants(ms):
     return sorted(queued.items(), key=lambda kv: kv[1]), gemm
 
 
-def summarize(case, group, ms):
+# A variant replaces the baseline only when it is at least this much faster: closer medians are
+# within what moves between two runs of the same kernel (tied variants traded places between
+# runs), and a tie is no reason to change a kernel.
+MIN_GAIN = 1.005
+
+
+def summarize(case, group, ms, min_gain=MIN_GAIN):
     """One kernel's variants (`group`, from the manifest) and their medians `ms` (see
-    rank_variants): a line per variant, fastest first, the fastest's configuration, and the
-    database's record of the measurement beside it."""
+    rank_variants): a line per variant, fastest first, the configuration chosen (the fastest,
+    unless the baseline is within `min_gain` of it), and the database's record of the
+    measurement beside it."""
     by_name = {v["name"]: v for v in group}
     ranked, gemm = rank_variants(ms)
     baseline = next(v for v in group if v["rank"] == 0)
@@ -162,6 +169,10 @@ def summarize(case, group, ms):
     best, best_ms = ranked[0]
     kind = baseline.get("baseline", "model")  # the model's choice, or the database's before
     baseline_ms = dict(ranked).get(baseline["name"])
+    if baseline_ms and baseline_ms < min_gain * best_ms:
+        best, best_ms = baseline["name"], baseline_ms
+        lines.append(f"{case:18s} kept rank 0: the fastest is less than "
+                     f"{100 * (min_gain - 1):.1f} % faster")
     entry = {"case": case, "best_ms": best_ms, "cublas_gemm_ms": gemm,
              f"{kind}_choice_ms": baseline_ms,
              f"gain_over_{kind}": baseline_ms / best_ms if baseline_ms else None,

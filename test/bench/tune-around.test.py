@@ -31,3 +31,8 @@ print("\n".join(lines))
 print("best", json.dumps(best))
 print("database_choice_ms", round(entry["database_choice_ms"], 3),
       "gain_over_database", round(entry["gain_over_database"], 3))
+# Within MIN_GAIN of the fastest, the baseline stays.
+ms.update({"v3_queued": 0.987})
+lines, best, entry = tune.summarize("case", [v for v in group if v["name"] in ms], ms)
+print("\n".join(lines))
+print("best", json.dumps(best), "best_ms", entry["best_ms"], "gain", entry["gain_over_database"])
