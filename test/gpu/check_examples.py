@@ -196,7 +196,7 @@ def build(name, cu, args):
     else:
         module = load(name=f"coda_{name}", sources=[cu],
                       extra_include_paths=kernel_objects.include_paths(),
-                      extra_cuda_cflags=["-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr"],
+                      extra_cuda_cflags=kernel_objects.EXTENSION_CUDA_FLAGS,
                       build_directory=directory, verbose=False)
     return module, time.time() - start
 

@@ -26,11 +26,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = "// PyTorch binding:"
-# The flags torch.utils.cpp_extension gives nvcc for a 9.0a build, and check_examples.build's own.
+# The flags check_examples.build gives torch.utils.cpp_extension for a whole file's nvcc, and
+# for an object made here, those plus the ones the extension adds itself for a 9.0a build.
+EXTENSION_CUDA_FLAGS = ["-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr"]
 NVCC_FLAGS = ["-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
               "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__",
-              "--expt-relaxed-constexpr", "-gencode=arch=compute_90a,code=sm_90a",
-              "--compiler-options", "-fPIC", "-std=c++17", "-O3", "-DNDEBUG"]
+              "-gencode=arch=compute_90a,code=sm_90a", "--compiler-options", "-fPIC",
+              *EXTENSION_CUDA_FLAGS]
 EXTERN_C = re.compile(r'^extern "C" (?:__attribute__\(\(weak\)\) )?(.*\))\s*\{\s*$')
 
 
