@@ -182,6 +182,7 @@ DEFAULT = ("", "--coda-fuse", ())
 VARIANTS = {
     "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),  # --bf16-epilogues
     "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),  # --staged-halves
+    "coda_mainloop_stats": ("_mainloop_stats", "--coda-fuse=mainloop-row-stats=true", ()),  # --mainloop-stats
 }
 
 
@@ -341,6 +342,10 @@ def main():
                         help="also time coda emitted with coda-translate --tma-halves=false "
                              "(RoPE's pairs staged, then copied into their halves) as another "
                              "contender")
+    parser.add_argument("--mainloop-stats", action="store_true",
+                        help="also time coda fused with --coda-fuse=mainloop-row-stats=true (the "
+                             "norm statistics of A summed from the kernel's A tiles instead of by "
+                             "a pass before the kernel) as another contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
@@ -355,7 +360,8 @@ def main():
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
     contenders = {"coda": DEFAULT}
-    for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_staged_halves", args.staged_halves)):
+    for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_staged_halves", args.staged_halves),
+                       ("coda_mainloop_stats", args.mainloop_stats)):
         if flag:
             contenders[name] = VARIANTS[name]
     jobs = [(case, name) for case in cases for name in contenders]

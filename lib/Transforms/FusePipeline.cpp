@@ -28,6 +28,10 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   pm.addPass(createCodaFuseRope());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.nest<func::FuncOp>().addPass(createCodaFuseLeftovers());
+  // After FuseLeftovers has merged LayerNorm's two reductions and their widening of x. Off by
+  // default: measured slower on the H200 (docs/benchmarks.md).
+  if (options.mainloopRowStats)
+    pm.nest<func::FuncOp>().addPass(createCodaFoldRowStatistics());
   if (options.fp32Epilogues)
     pm.nest<func::FuncOp>().addPass(createCodaFp32Epilogues());
   pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());

@@ -49,7 +49,12 @@ bool mlir::coda::isDataMovement(Operation *op) {
 Traffic mlir::coda::kernelTraffic(Operation *op) {
   Traffic t;
   if (auto gemm = dyn_cast<GemmOp>(op)) {
-    for (Value v : gemm->getOperands())
+    t.read += bytesOf(gemm.getA().getType()) + bytesOf(gemm.getB().getType());
+    // Row statistics are summed from the tiles of A the kernel reads anyway.
+    for (auto [i, v] : llvm::enumerate(gemm.getExtras()))
+      if (!isRowStatistic(gemm.getRole(i)))
+        t.read += bytesOf(v.getType());
+    for (Value v : gemm.getInits())
       t.read += bytesOf(v.getType());
   } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     for (OpOperand &operand : op->getOpOperands()) {

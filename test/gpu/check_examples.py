@@ -120,8 +120,18 @@ def expand(m, n, k):
     return (x, w, s), [out]
 
 
+def layernorm_qkv(m, n, k):
+    """LayerNorm (D = 512, whatever K is) folded into the product; Σx and Σx² from the kernel."""
+    x, w = bf16(m, k), bf16(n, k)
+    wsum = w.float().sum(1)
+    mean = x.float().sum(1) / 512
+    r = torch.rsqrt((x.float() ** 2).sum(1) / 512 - mean ** 2 + 1e-5)
+    return (x, w, wsum), [r[:, None] * (acc_of(x, w) - mean[:, None] * wsum[None, :])]
+
+
 EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, swiglu, rope,
-                                    rope_halves, lm_head_ce, pre_post_activation, expand]}
+                                    rope_halves, lm_head_ce, pre_post_activation, expand,
+                                    layernorm_qkv]}
 
 
 def rmsnorm_block():

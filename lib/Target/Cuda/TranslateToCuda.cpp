@@ -62,6 +62,8 @@ struct KernelPlan {
   /// The result a HalvesStore writes (--tma-halves); -1 if none.
   int halvesResult = -1;
   SmallVector<std::string> operandElements;
+  /// Row statistics of A the mainloop computes (row_sum, row_sumsq operands).
+  bool rowSum = false, rowSumSq = false;
   SmallVector<ResultPlan> results;
   /// Per value stream: the result it computes and which of the result's yields.
   SmallVector<std::pair<unsigned, unsigned>> streams;
@@ -360,6 +362,17 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
   bool contract = plan.pairwise == PairwiseMode::Contract;
   bool expand = plan.pairwise == PairwiseMode::Expand;
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i) {
+    if (OperandRole role = op.getRole(i); isRowStatistic(role)) {
+      if (op.getExtras()[i] != op.getA() || op.getTransposeA())
+        return op.emitOpError("operand #")
+                   << i << " (" << stringifyOperandRole(role)
+                   << ") must be the kernel's own A, not transposed: the CUDA backend computes "
+                      "row statistics from the A tiles of its mainloop",
+               failure();
+      (role == OperandRole::RowSum ? plan.rowSum : plan.rowSumSq) = true;
+      plan.operandElements.push_back("float");
+      continue;
+    }
     // Integer operands (labels) reach the epilogue as fp32, exact below 2^24.
     Type elem = cast<ShapedType>(op.getExtras()[i].getType()).getElementType();
     FailureOr<std::string> t = elem.isInteger(64)   ? FailureOr<std::string>(std::string("int64_t"))
@@ -568,8 +581,13 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     head = *op.getHalves();
   if (head)
     llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
+  // Row statistics need all of K in one CTA: no split of the mainloop.
+  bool rowStats = plan.rowSum || plan.rowSumSq;
+  if (rowStats)
+    llvm::erase_if(ranked, [&](const auto &c) { return c.first.splits > 1; });
   auto it = tuningDb.find(key);
-  if (it != tuningDb.end() && head && it->second.tileN % *head != 0)
+  if (it != tuningDb.end() && ((head && it->second.tileN % *head != 0) ||
+                               (rowStats && it->second.splits > 1)))
     it = tuningDb.end();
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
   os << "// coda-tuning-key: " << key << "\n";
@@ -643,6 +661,9 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
            : result.sink == Sink::Store  ? " (direct store)"
                                          : " (tile partials)");
   }
+  if (plan.rowSum || plan.rowSumSq)
+    os << "; the mainloop sums A's rows (" << (plan.rowSum ? "Σx" : "")
+       << (plan.rowSum && plan.rowSumSq ? ", " : "") << (plan.rowSumSq ? "Σx²" : "") << ")";
   os << ".\n";
   FailureOr<KernelConfig> chosen = chooseConfig(op, plan);
   if (failed(chosen))
@@ -681,6 +702,12 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
        << plan.sourceOperand << ", read through the collective's C\n";
   else
     os << "  using ElementC = void;\n";
+  bool rowStats = plan.rowSum || plan.rowSumSq;
+  if (rowStats)
+    os << "  // Row sums of A taken from its shared-memory tiles by the consumer warps of a tile.\n"
+       << "  using RowStats = coda::rt::Stats<kTileM, " << (config.pingpong ? 128 : 256) << ", "
+       << (config.pingpong ? "true" : "false") << ", " << (plan.rowSum ? "true" : "false") << ", "
+       << (plan.rowSumSq ? "true" : "false") << ">;\n";
 
   // The DAG's nodes, in topological order.
   SmallVector<std::string> nodes;
@@ -701,6 +728,12 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       break;
     case OperandRole::Row: // one value per row, broadcast along the columns
       nodes.push_back(fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float>");
+      break;
+    case OperandRole::RowSum:
+      nodes.push_back("coda::rt::RowStat<RowStats, coda::rt::Stat::Sum>");
+      break;
+    case OperandRole::RowSumSq:
+      nodes.push_back("coda::rt::RowStat<RowStats, coda::rt::Stat::SumSq>");
       break;
     case OperandRole::Matrix:
       nodes.push_back(int(i) == plan.sourceOperand ? fusion + "Sm90SrcFetch<ElementC>"
@@ -778,17 +811,21 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   if (plan.halvesResult >= 0)
     os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kHalvesStages,\n"
           "                \"the HalvesStore's stages are the collective's store stages\");\n";
+  // The stages fill the shared memory the epilogue (and the row sums' buffer) leave.
   os << R"cu(  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
       16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
       ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
-          sizeof(typename CollectiveEpilogue::SharedStorage))>,
+          sizeof(typename CollectiveEpilogue::SharedStorage)))cu"
+     << (rowStats ? " + RowStats::kBytes" : "") << R"cu(>,
       MainloopSchedule>::CollectiveOp;
 )cu";
+  if (rowStats)
+    os << "  using Mainloop = coda::rt::RowStatsMainloop<CollectiveMainloop, RowStats>;\n";
   // Split-K runs on CUTLASS's stream-K scheduler in split-K mode; else the persistent default.
   os << "  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,\n"
-        "      CollectiveMainloop, CollectiveEpilogue"
+        "      " << (rowStats ? "Mainloop" : "CollectiveMainloop") << ", CollectiveEpilogue"
      << (config.splits > 1 ? ", cutlass::gemm::StreamKScheduler" : "") << ">;\n";
   os << "  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;\n};\n\n";
   emitLauncher(op, name, plan, nodes.size(), config);
@@ -796,11 +833,13 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
 }
 
 /// A kernel's inputs, in the order of its launcher and of its PyTorch function: A, B, the
-/// operands, the inits of accumulated results.
+/// operands (but row statistics, which the kernel computes from A), the inits of accumulated
+/// results.
 static SmallVector<std::string> kernelInputs(GemmOp op) {
   SmallVector<std::string> inputs{"a", "b"};
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    inputs.push_back("operand" + std::to_string(i));
+    if (!isRowStatistic(op.getRole(i)))
+      inputs.push_back("operand" + std::to_string(i));
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
     if (op.getMode(r).isAccumulate())
       inputs.push_back("init" + std::to_string(r));
@@ -971,6 +1010,10 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     case OperandRole::Row:
     case OperandRole::Col:
       nodeArgs.push_back("{" + ptr + "}");
+      break;
+    case OperandRole::RowSum:
+    case OperandRole::RowSumSq: // from the mainloop, through shared memory
+      nodeArgs.push_back("{}");
       break;
     case OperandRole::Matrix:
       nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}" : "{" + ptr + ", n}");
@@ -1146,6 +1189,9 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
     case OperandRole::Tiled:
       shape = "{m, " + std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back()) + "}";
       break;
+    case OperandRole::RowSum:
+    case OperandRole::RowSumSq:
+      continue; // computed from a
     }
     os << "  coda_check(fn, \"operand" << i << " (" << stringifyOperandRole(op.getRole(i))
        << ")\", operand" << i << ", "
@@ -1838,8 +1884,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
       bos << "  // coda.gemm " << name << ".\n";
       bos << "  if (int s = " << name << "(" << ptr(gemm.getA()) << ", " << ptr(gemm.getB());
-      for (Value x : gemm.getExtras())
-        bos << ", " << ptr(x);
+      for (auto [i, x] : llvm::enumerate(gemm.getExtras()))
+        if (!isRowStatistic(gemm.getRole(i)))
+          bos << ", " << ptr(x);
       for (Value x : gemm.getInits())
         bos << ", " << ptr(x);
       for (Value r : gemm->getResults())
@@ -2153,6 +2200,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"cutlass/util/packed_stride.hpp\"\n";
   os << "#include <algorithm>\n";
   os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Reduce.cuh\"\n";
+  os << "#include \"coda/Runtime/RowStats.cuh\"\n";
   os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n\n";
   os << R"cu(enum coda_status {
   CODA_OK = 0,
