@@ -1,4 +1,11 @@
 // RUN: coda-opt %s --coda-fold-row-stats -split-input-file | FileCheck %s
+// The rewritten functions compute what the originals do:
+// RUN: coda-opt %s --coda-fold-row-stats -o %t.mlir
+// RUN: coda-run %t.mlir --against %s --entry rmsnorm_sumsq --rtol 1e-2 --atol 1e-2 | FileCheck %s --check-prefix=SAME
+// RUN: coda-run %t.mlir --against %s --entry layernorm_sum_and_sumsq --rtol 1e-2 --atol 1e-2 | FileCheck %s --check-prefix=SAME
+// RUN: coda-run %t.mlir --against %s --entry statistic_also_returned --rtol 1e-2 --atol 1e-2 | FileCheck %s --check-prefix=SAME
+// SAME-NOT: MISMATCH
+// SAME: ok
 
 // RMSNorm's Σx² of the kernel's own A (torch-mlir's keepdim reduction with fpowi, reshaped to
 // [M]) becomes a row_sumsq operand of A; the reduction and its zero fill go.
