@@ -12,10 +12,7 @@
 #include "coda/Transforms/Fusion.h"
 #include "coda/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::coda {
 #define GEN_PASS_DEF_CODAFOLDROWSTATISTICS
@@ -25,61 +22,23 @@ namespace mlir::coda {
 using namespace mlir;
 using namespace mlir::coda;
 
-/// x·x or x^2 of `v`, or nullptr.
-static Value squaredValue(Value v) {
-  if (auto mul = v.getDefiningOp<arith::MulFOp>())
-    return mul.getLhs() == mul.getRhs() ? mul.getLhs() : nullptr;
-  if (auto pow = v.getDefiningOp<math::FPowIOp>()) {
-    APInt exponent;
-    if (matchPattern(pow.getRhs(), m_ConstantInt(&exponent)) && exponent == 2)
-      return pow.getLhs();
-  }
-  return nullptr;
-}
-
-/// Whether `v` is the generic's first block argument (an element of A), widened or not.
-static bool isElementOfA(Value v, Block *body) {
-  if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-    v = ext.getIn();
-  return v == body->getArgument(0);
-}
-
-/// The statistic of A that `operand` holds: the full sum (of squares) over each row of `a`
-/// ([M, K]), reduced from zero by a linalg.generic and reshaped to [M]; else nothing.
+/// The statistic of A that `operand` holds: the f32 sum (of squares) over each row of `a`,
+/// reduced from zero by a linalg.generic (possibly one result of several) and reshaped to [M].
 static std::optional<OperandRole> rowStatisticOf(Value operand, Value a) {
   Value v = operand;
   if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>())
     v = collapse.getSrc();
   auto result = dyn_cast<OpResult>(v);
-  auto g = result ? dyn_cast<linalg::GenericOp>(result.getOwner()) : nullptr;
-  if (!g || g.getNumDpsInputs() != 1 || g.getDpsInputs()[0] != a || g.getNumLoops() != 2 ||
-      g.getNumReductionLoops() != 1 ||
-      g.getIteratorTypesArray()[1] != utils::IteratorType::reduction ||
-      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
+  if (!result || !cast<ShapedType>(v.getType()).getElementType().isF32())
     return std::nullopt;
-  OpOperand *init = g.getDpsInitOperand(result.getResultNumber());
-  AffineMap out = g.getMatchingIndexingMap(init);
-  MLIRContext *ctx = g.getContext();
-  if (out != AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx) &&
-      out != AffineMap::get(2, 0, {getAffineDimExpr(0, ctx), getAffineConstantExpr(0, ctx)}, ctx))
+  std::optional<Reduction2D> r =
+      matchReductionResult2D(dyn_cast<linalg::GenericOp>(result.getOwner()),
+                             result.getResultNumber(), /*normForms=*/true);
+  if (!r || r->input != a || r->dim != ReduceDim::Row || !r->startsFromIdentity())
     return std::nullopt;
-  auto fill = init->get().getDefiningOp<linalg::FillOp>();
-  FloatAttr zero;
-  if (!fill || !matchPattern(fill.value(), m_Constant(&zero)) || !zero.getValue().isZero())
-    return std::nullopt;
-  // The yield: acc + term or term + acc, the term x or x².
-  Block *body = g.getBody();
-  Value yielded = cast<linalg::YieldOp>(body->getTerminator()).getValues()[result.getResultNumber()];
-  auto add = yielded.getDefiningOp<arith::AddFOp>();
-  BlockArgument acc = g.getMatchingBlockArgument(init);
-  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
-    return std::nullopt;
-  Value term = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  if (!term.getType().isF32())
-    return std::nullopt;
-  if (isElementOfA(term, body))
+  if (r->combiner == Combiner::Sum)
     return OperandRole::RowSum;
-  if (Value x = squaredValue(term); x && isElementOfA(x, body))
+  if (r->combiner == Combiner::SumSq)
     return OperandRole::RowSumSq;
   return std::nullopt;
 }

@@ -4,6 +4,7 @@
 #include "coda/Transforms/Fusion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -109,41 +110,57 @@ Operation *mlir::coda::getSoleBodyOp(linalg::GenericOp op) {
 }
 
 std::optional<Reduction2D> mlir::coda::matchReduction2D(linalg::GenericOp op) {
-  if (!op || op.getNumLoops() != 2 || op.getNumReductionLoops() != 1 ||
-      op.getNumDpsInputs() != 1 || op.getNumDpsInits() < 1)
+  if (!op)
     return std::nullopt;
   for (unsigned r = 1; r < op->getNumResults(); ++r)
     if (!op->getResult(r).use_empty())
       return std::nullopt;
+  return matchReductionResult2D(op, 0, /*normForms=*/false);
+}
+
+std::optional<Reduction2D> mlir::coda::matchReductionResult2D(linalg::GenericOp op,
+                                                              unsigned result, bool normForms) {
+  if (!op || op.getNumLoops() != 2 || op.getNumReductionLoops() != 1 ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() <= result)
+    return std::nullopt;
   OpOperand *input = op.getDpsInputOperand(0);
   if (!op.getMatchingIndexingMap(input).isIdentity())
     return std::nullopt;
   ReduceDim dim = op.getIteratorTypesArray()[1] == utils::IteratorType::reduction
                       ? ReduceDim::Row
                       : ReduceDim::Col;
-  OpOperand *init = op.getDpsInitOperand(0);
+  OpOperand *init = op.getDpsInitOperand(result);
   std::optional<SmallVector<unsigned>> kept = getReadDims(
       op.getMatchingIndexingMap(init), cast<ShapedType>(init->get().getType()));
   if (!kept || *kept != SmallVector<unsigned>{dim == ReduceDim::Row ? 0u : 1u})
     return std::nullopt;
 
-  // The first result's combination of the input `in` and the running value `out`.
+  // The result's combination of the input `in` and the running value `out`.
   Block *body = op.getBody();
   Value in = body->getArgument(0), out = op.getMatchingBlockArgument(init);
-  Operation *def = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0].getDefiningOp();
-  auto isPair = [](Operation *o, Value x, Value y) {
-    return o && o->getNumOperands() == 2 && ((o->getOperand(0) == x && o->getOperand(1) == y) ||
-                                             (o->getOperand(0) == y && o->getOperand(1) == x));
+  Operation *def =
+      cast<linalg::YieldOp>(body->getTerminator()).getValues()[result].getDefiningOp();
+  auto isIn = [&](Value x) {
+    if (auto ext = x.getDefiningOp<arith::ExtFOp>(); ext && normForms)
+      x = ext.getIn();
+    return x == in;
+  };
+  auto isSquareOfIn = [&](Value x) {
+    if (auto mul = x.getDefiningOp<arith::MulFOp>())
+      return mul.getLhs() == mul.getRhs() && isIn(mul.getLhs());
+    APInt exponent;
+    auto pow = x.getDefiningOp<math::FPowIOp>();
+    return normForms && pow && matchPattern(pow.getRhs(), m_ConstantInt(&exponent)) &&
+           exponent == 2 && isIn(pow.getLhs());
   };
   std::optional<Combiner> combiner;
-  if (isa_and_nonnull<arith::MaximumFOp>(def) && isPair(def, in, out))
-    combiner = Combiner::Max;
-  else if (isa_and_nonnull<arith::AddFOp>(def) && isPair(def, in, out))
-    combiner = Combiner::Sum;
-  else if (isa_and_nonnull<arith::AddFOp>(def)) {
+  if (def && def->getNumOperands() == 2 && llvm::is_contained(def->getOperands(), out)) {
     Value other = def->getOperand(0) == out ? def->getOperand(1) : def->getOperand(0);
-    if (auto mul = other.getDefiningOp<arith::MulFOp>();
-        mul && mul->getOperand(0) == in && mul->getOperand(1) == in && isPair(def, other, out))
+    if (isa<arith::MaximumFOp>(def) && isIn(other))
+      combiner = Combiner::Max;
+    else if (isa<arith::AddFOp>(def) && isIn(other))
+      combiner = Combiner::Sum;
+    else if (isa<arith::AddFOp>(def) && isSquareOfIn(other))
       combiner = Combiner::SumSq;
   }
   if (!combiner)

@@ -70,6 +70,11 @@ struct Reduction2D {
   bool startsFromIdentity() const;
 };
 std::optional<Reduction2D> matchReduction2D(linalg::GenericOp op);
+/// The same match for result `result` of `op`, whatever its other results. With `normForms`,
+/// also the forms torch-mlir writes for a norm's statistics: the input widened (arith.extf)
+/// before it is combined, and its square as math.fpowi x, 2.
+std::optional<Reduction2D> matchReductionResult2D(linalg::GenericOp op, unsigned result,
+                                                  bool normForms);
 
 /// Epilogue operands collected for a new coda.gemm, each (value, role) once.
 struct EpilogueOperands {

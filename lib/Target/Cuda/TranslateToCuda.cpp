@@ -64,6 +64,7 @@ struct KernelPlan {
   SmallVector<std::string> operandElements;
   /// Row statistics of A the mainloop computes (row_sum, row_sumsq operands).
   bool rowSum = false, rowSumSq = false;
+  bool rowStats() const { return rowSum || rowSumSq; }
   SmallVector<ResultPlan> results;
   /// Per value stream: the result it computes and which of the result's yields.
   SmallVector<std::pair<unsigned, unsigned>> streams;
@@ -582,12 +583,11 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   if (head)
     llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
   // Row statistics need all of K in one CTA: no split of the mainloop.
-  bool rowStats = plan.rowSum || plan.rowSumSq;
-  if (rowStats)
+  if (plan.rowStats())
     llvm::erase_if(ranked, [&](const auto &c) { return c.first.splits > 1; });
   auto it = tuningDb.find(key);
   if (it != tuningDb.end() && ((head && it->second.tileN % *head != 0) ||
-                               (rowStats && it->second.splits > 1)))
+                               (plan.rowStats() && it->second.splits > 1)))
     it = tuningDb.end();
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
   os << "// coda-tuning-key: " << key << "\n";
@@ -661,7 +661,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
            : result.sink == Sink::Store  ? " (direct store)"
                                          : " (tile partials)");
   }
-  if (plan.rowSum || plan.rowSumSq)
+  if (plan.rowStats())
     os << "; the mainloop sums A's rows (" << (plan.rowSum ? "Σx" : "")
        << (plan.rowSum && plan.rowSumSq ? ", " : "") << (plan.rowSumSq ? "Σx²" : "") << ")";
   os << ".\n";
@@ -702,7 +702,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
        << plan.sourceOperand << ", read through the collective's C\n";
   else
     os << "  using ElementC = void;\n";
-  bool rowStats = plan.rowSum || plan.rowSumSq;
+  bool rowStats = plan.rowStats();
   if (rowStats)
     os << "  // Row sums of A taken from its shared-memory tiles by the consumer warps of a tile.\n"
        << "  using RowStats = coda::rt::Stats<kTileM, " << (config.pingpong ? 128 : 256) << ", "
