@@ -183,6 +183,7 @@ VARIANTS = {
     "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),  # --bf16-epilogues
     "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),  # --staged-halves
     "coda_mainloop_stats": ("_mainloop_stats", "--coda-fuse=mainloop-row-stats=true", ()),  # --mainloop-stats
+    "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--overlap-rows=false",)),  # --serial-rows
 }
 
 
@@ -346,6 +347,10 @@ def main():
                         help="also time coda fused with --coda-fuse=mainloop-row-stats=true (the "
                              "norm statistics of A summed from the kernel's A tiles instead of by "
                              "a pass before the kernel) as another contender")
+    parser.add_argument("--serial-rows", action="store_true",
+                        help="also time coda emitted with coda-translate --overlap-rows=false (a "
+                             "norm's row statistics computed before the kernel instead of beside "
+                             "it) as another contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
@@ -361,7 +366,8 @@ def main():
             results["cases"] = json.load(f).get("cases", {})
     contenders = {"coda": DEFAULT}
     for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_staged_halves", args.staged_halves),
-                       ("coda_mainloop_stats", args.mainloop_stats)):
+                       ("coda_mainloop_stats", args.mainloop_stats),
+                       ("coda_serial_rows", args.serial_rows)):
         if flag:
             contenders[name] = VARIANTS[name]
     jobs = [(case, name) for case in cases for name in contenders]

@@ -26,6 +26,13 @@ void mlir::coda::registerToCudaTranslation() {
                      "accumulated and a head is 128 or 256 columns wide). =false stages the "
                      "rotated pairs in the workspace and copies them into place afterwards"),
       llvm::cl::init(true));
+  static llvm::cl::opt<bool> overlapRows(
+      "overlap-rows",
+      llvm::cl::desc("With --coda-to-cuda: a row reduction whose results only the next kernel "
+                     "reads as row operands (a norm's statistics) runs beside that kernel on the "
+                     "SMs its last wave leaves idle, handing the rows over a row block at a time "
+                     "(default). =false runs the two one after the other"),
+      llvm::cl::init(true));
   static llvm::cl::opt<int> maxSplits(
       "max-splits",
       llvm::cl::desc("With --coda-to-cuda: let the analytic model split each tile's K loop among "
@@ -42,6 +49,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
         options.tmaHalves = tmaHalves;
+        options.overlapRows = overlapRows;
         options.maxSplits = maxSplits;
         return translateToCuda(op, os, options);
       },

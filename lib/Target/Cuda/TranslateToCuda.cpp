@@ -101,7 +101,8 @@ private:
                                      ArrayRef<Operation *> preparations);
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                   SmallVectorImpl<Value> &params,
-                                  SmallVectorImpl<unsigned> &vectorParams, int64_t &threads);
+                                  SmallVectorImpl<unsigned> &vectorParams, int64_t &threads,
+                                  bool publishing = false);
   int64_t emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
                           ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides = {});
   LogicalResult emitScalarOp(Operation &op);
@@ -112,6 +113,10 @@ private:
   raw_ostream &os;
   const CudaEmitterOptions &options;
   std::string indent = "  ";
+  /// Kernels whose row operands a reduction computes just before them (`rowsConsumer`), and
+  /// those of them emitted to wait for its rows instead (unsplit), with their tile M.
+  DenseSet<Operation *> rowsAhead;
+  DenseMap<Operation *, int> awaiting;
   /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
   DenseMap<Operation *, std::string> kernelNames;
   llvm::StringSet<> launchers;
@@ -669,6 +674,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   if (failed(chosen))
     return failure();
   KernelConfig config = *chosen;
+  // Unsplit kernels read the rows of a reduction computed just before them as they come.
+  bool awaits = rowsAhead.contains(op) && config.splits == 1;
+  if (awaits)
+    awaiting[op] = config.tileM;
   os << "struct " << traits << " {\n";
   os << "  using TileShape = cute::Shape<cute::_" << config.tileM << ", cute::_" << config.tileN
      << ", cute::_" << config.tileK << ">;\n";
@@ -727,7 +736,9 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       nodes.push_back(fusion + "Sm90RowBroadcast<0, TileShape, " + t + ", float>");
       break;
     case OperandRole::Row: // one value per row, broadcast along the columns
-      nodes.push_back(fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float>");
+      nodes.push_back(awaits ? "coda::rt::AwaitedRows<" + fusion + "Sm90ColBroadcast<0, TileShape, " +
+                                   t + ", float>>"
+                             : fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float>");
       break;
     case OperandRole::RowSum:
       nodes.push_back("coda::rt::RowStat<RowStats, coda::rt::Stat::Sum>");
@@ -920,12 +931,38 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     emitGemmWorkspace();
   }
 
-  os << "// Runs " << name << " on device pointers (row-major, leading dimensions lda, ldb for A "
-        "and B and ldd for the first stored result and its init; other results and operands "
-        "packed). Returns a coda_status.\n";
-  os << "extern \"C\" int " << name << "(";
-  llvm::interleaveComma(launcherParams(op), os);
-  os << ") {\n";
+  std::string runs = "// Runs " + name.str() +
+                     " on device pointers (row-major, leading dimensions lda, ldb for A and B and "
+                     "ldd for the first stored result and its init; other results and operands "
+                     "packed). Returns a coda_status.\n";
+  // A kernel that can wait for its row operands' rows: the launcher behind the public one also
+  // takes their row blocks' counts (null: ready) and the SMs to run on (0: all).
+  bool awaits = awaiting.contains(op);
+  std::string rasterOption =
+      std::string("cutlass::gemm::kernel::detail::RasterOrderOptions::") +
+      (config.raster == KernelConfig::Raster::AlongM   ? "AlongM"
+       : config.raster == KernelConfig::Raster::AlongN ? "AlongN"
+                                                       : "Heuristic");
+  std::string maxSwizzle = config.swizzle > 1
+                               ? llvm::formatv("coda_swizzle(m, n, {0}, {1}, {2}, {3}, {4})",
+                                               config.tileM, config.tileN, config.clusterM,
+                                               config.clusterN, config.swizzle)
+                                     .str()
+                               : "1";
+  if (awaits) {
+    os << "// How a reduction of " << name << "'s rows run just before it shares the GPU with it.\n";
+    os << "static coda::rt::RowsOverlap " << name << "_rows_overlap(int m, int n) {\n";
+    os << "  return coda::rt::rowsOverlap(m, n, " << config.tileM << ", " << config.tileN << ", "
+       << config.clusterM << ", " << config.clusterN << ", " << maxSwizzle << ", " << rasterOption
+       << ");\n}\n\n";
+    os << "static int " << name << "_launch(";
+    llvm::interleaveComma(launcherParams(op), os);
+    os << ", const unsigned *rowsDone, int sms) {\n";
+  } else {
+    os << runs << "extern \"C\" int " << name << "(";
+    llvm::interleaveComma(launcherParams(op), os);
+    os << ") {\n";
+  }
   os << "  using K = " << traits << ";\n  using G = K::Gemm;\n";
   os << "  if (m < 1 || n < 1 || k < 1" << (op.getInArity() == 2 ? " || n % 2 != 0" : "");
   // Periods N must be a multiple of: tiled operands' and the heads rotated into halves.
@@ -1008,6 +1045,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       nodeArgs.push_back("{{}, {" + ptr + "}}");
       break;
     case OperandRole::Row:
+      nodeArgs.push_back(awaits ? "{{" + ptr + "}, rowsDone}" : "{" + ptr + "}");
+      break;
     case OperandRole::Col:
       nodeArgs.push_back("{" + ptr + "}");
       break;
@@ -1052,10 +1091,16 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   if (config.raster != KernelConfig::Raster::Heuristic)
     os << "  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::"
        << (config.raster == KernelConfig::Raster::AlongM ? "AlongM" : "AlongN") << ";\n";
+  if (awaits)
+    os << "  if (sms > 0)\n    args.hw_info.sm_count = sms;\n";
   os << "  G gemm;\n";
   os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
-  os << "  if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
+  if (awaits) // launched behind the reduction, which lets it start at once
+    os << "  if (gemm.run(stream, nullptr, /*launch_with_pdl=*/rowsDone != nullptr) != "
+          "cutlass::Status::kSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+  else
+    os << "  if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
   if (halves)
     os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
        << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
@@ -1078,6 +1123,16 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     }
   }
   os << "  return CODA_OK;\n}\n\n";
+  if (awaits) {
+    os << runs << "extern \"C\" int " << name << "(";
+    SmallVector<std::string> params = launcherParams(op), args;
+    llvm::interleaveComma(params, os);
+    for (const std::string &p : params)
+      args.push_back(p.substr(p.find_last_of(" *") + 1));
+    os << ") {\n  return " << name << "_launch(";
+    llvm::interleaveComma(args, os);
+    os << ", nullptr, 0);\n}\n\n";
+  }
 
   os << "// Bytes of device memory " << name << " needs as its workspace.\n";
   os << "extern \"C\" size_t " << name << "_workspace_size(int m, int n, int k) {\n";
@@ -1398,6 +1453,64 @@ static std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp g
   return folds;
 }
 
+/// The C literal a linalg.fill writes.
+static std::string fillLiteral(linalg::FillOp fill) {
+  auto value = cast<TypedAttr>(fill.value().getDefiningOp<arith::ConstantOp>().getValue());
+  if (auto f = dyn_cast<FloatAttr>(value))
+    return llvm::formatv("{0:e9}f", f.getValueAsDouble()).str();
+  return std::to_string(cast<IntegerAttr>(value).getValue().getSExtValue());
+}
+
+/// A warp reduction reads each init once, when it folds its result in: an init filled with a
+/// constant is that constant, and neither the fill nor the copy into the output need to run.
+static linalg::FillOp foldedFill(linalg::GenericOp generic, OpOperand &init) {
+  if (!warpReduction(generic))
+    return {};
+  return init.get().getDefiningOp<linalg::FillOp>();
+}
+
+/// A fill that only the warp reductions reading it as their init use: it never runs.
+static bool fillFolded(linalg::FillOp fill) {
+  return llvm::all_of(fill.result().getUses(), [](OpOperand &use) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    return generic && generic.isDpsInit(&use) && foldedFill(generic, use);
+  });
+}
+
+/// The coda.gemm that reads every result of `generic`, a row reduction with a warp per row, only
+/// as row operands (through reshapes), one row per GEMM row: the reduction can hand its rows to
+/// that GEMM a row block at a time while it runs (coda/Runtime/Overlap.cuh). Null otherwise.
+static GemmOp rowsConsumer(linalg::GenericOp generic) {
+  if (!warpReduction(generic))
+    return {};
+  int64_t points = 1;
+  for (auto [range, iterator] :
+       llvm::zip(generic.getStaticLoopRanges(), generic.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      points *= range;
+  GemmOp consumer;
+  SmallVector<Value> values(generic->getResults());
+  while (!values.empty()) {
+    for (OpOperand &use : values.pop_back_val().getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user)) {
+        values.push_back(user->getResult(0));
+        continue;
+      }
+      auto gemm = dyn_cast<GemmOp>(user);
+      if (!gemm || (consumer && gemm != consumer) || gemm.isBatched() || gemm.getM() != points)
+        return {};
+      unsigned first = gemm.getExtras().getBeginOperandIndex();
+      unsigned extra = use.getOperandNumber() - first;
+      if (use.getOperandNumber() < first || extra >= gemm.getExtras().size() ||
+          gemm.getRole(extra) != OperandRole::Row)
+        return {};
+      consumer = gemm;
+    }
+  }
+  return consumer;
+}
+
 static std::string combineExpr(const WarpCombine &c, const std::string &a, const std::string &b) {
   return *c.fn ? std::string(c.fn) + "(" + a + ", " + b + ")" : a + " " + c.sym + " " + b;
 }
@@ -1438,7 +1551,7 @@ static int64_t vectorWidth(linalg::GenericOp generic, bool warp) {
 LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                              SmallVectorImpl<Value> &params,
                                              SmallVectorImpl<unsigned> &vectorParams,
-                                             int64_t &threads) {
+                                             int64_t &threads, bool publishing) {
   names.clear();
   nextName = 0;
   Block &body = *generic.getBlock();
@@ -1475,19 +1588,28 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   os << "// " << name << ": a linalg.generic over [";
   llvm::interleaveComma(ranges, os);
   os << "] outside the kernels" << (width > 1 ? ", 8 elements of the last dimension per step" : "")
-     << ".\n__global__ void " << name << "(";
+     << ".\n";
   unsigned numInputs = generic.getNumDpsInputs() + captured.size();
+  std::string paramList, argList;
   for (auto [i, v] : llvm::enumerate(params)) {
     auto type = cast<RankedTensorType>(v.getType());
-    os << (i ? ", " : "") << (i < numInputs ? "const " : "") << *bufferElement(type.getElementType())
-       << " *__restrict__ p" << i;
+    paramList += std::string(i ? ", " : "") + (i < numInputs ? "const " : "") +
+                 *bufferElement(type.getElementType()) + " *__restrict__ p" + std::to_string(i);
+    argList += (i ? ", p" : "p") + std::to_string(i);
   }
-  if (folds) {
-    os << ") {\n  // One warp per output point.\n";
+  // A reduction that hands its rows to a GEMM beside it reduces a row in a function that both
+  // kernels call.
+  publishing = publishing && folds.has_value();
+  if (publishing) {
+    os << "__device__ __forceinline__ void " << name << "_row(long long point, int lane, "
+       << paramList << ") {\n";
+  } else if (folds) {
+    os << "__global__ void " << name << "(" << paramList << ") {\n  // One warp per output point.\n";
     os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
     os << "  int lane = threadIdx.x % 32;\n";
   } else {
-    os << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+    os << "__global__ void " << name << "(" << paramList
+       << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   }
   // Threads to launch: a warp per output point, or one per point (per 8 with vectors).
   int64_t units = folds ? points : points / width;
@@ -1660,7 +1782,9 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     std::string out = valueName(arg);
     std::string index = *operandIndex(init, vectorDims);
     std::string p = "p" + std::to_string(firstInit + i);
-    if (folds)
+    if (linalg::FillOp fill = folds ? foldedFill(generic, init) : linalg::FillOp())
+      out = combineExpr((*folds)[i], fillLiteral(fill), out);
+    else if (folds)
       out = combineExpr((*folds)[i], "coda::rt::load(" + p + ", " + index + ")", out);
     if (vectorized(init) && !folds)
       os << "  coda::rt::store8(" << p << ", " << index << ", " << vectorName(arg) << ");\n";
@@ -1668,6 +1792,18 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
       os << "  coda::rt::store(" << p << ", " << index << ", " << out << ");\n";
   }
   os << "}\n\n";
+  if (publishing) {
+    os << "// One warp per output point.\n__global__ void " << name << "(" << paramList << ") {\n";
+    os << "  " << name << "_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, "
+       << "threadIdx.x % 32, " << argList << ");\n}\n\n";
+    os << "// " << name << ", handing its rows to the GEMM launched beside it a row block at a time "
+       << "(coda/Runtime/Overlap.cuh).\n";
+    os << "__global__ void " << name << "_published(" << paramList
+       << ", unsigned *__restrict__ done, int tileM, long long early, int side) {\n";
+    os << "  coda::rt::publishRows(" << units << "LL, tileM, early, side, done, "
+       << "[&](long long point, int lane) { " << name << "_row(point, lane, " << argList
+       << "); });\n}\n\n";
+  }
   return success();
 }
 
@@ -1843,6 +1979,50 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       numKernels += concat.getInputs().size();
   }
   unsigned generics = 0;
+  // Whether this launcher runs `op` (views and constants are not launches).
+  auto launches = [&](Operation *op) {
+    bool preparation = isPreparation(*op, preparations);
+    return !isa<arith::ConstantOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
+           !(kind == LauncherKind::Prepare && !preparation) &&
+           !(kind == LauncherKind::RunPrepared && preparation);
+  };
+  // The ops in launch order. Between a row reduction and the kernel that reads its rows, the ops
+  // that do not depend on the reduction go first, so that the kernel can start beside it.
+  SmallVector<Operation *> order;
+  for (Operation &op : block.without_terminator())
+    order.push_back(&op);
+  for (unsigned i = 0; i < order.size(); ++i) {
+    auto generic = dyn_cast<linalg::GenericOp>(order[i]);
+    GemmOp consumer = generic && options.overlapRows ? rowsConsumer(generic) : GemmOp();
+    auto at = llvm::find(order, consumer.getOperation());
+    if (!consumer || !awaiting.contains(consumer) || at == order.end())
+      continue;
+    DenseSet<Operation *> dependent{generic};
+    SmallVector<Operation *> before, after;
+    for (Operation *op : llvm::make_range(order.begin() + i + 1, at)) {
+      bool reads = false;
+      op->walk([&](Operation *nested) {
+        for (Value v : nested->getOperands())
+          reads |= dependent.contains(v.getDefiningOp());
+      });
+      (reads ? after : before).push_back(op);
+      if (reads)
+        dependent.insert(op);
+    }
+    before.push_back(generic);
+    before.append(after);
+    llvm::copy(before, order.begin() + i);
+    i += before.size() - after.size() - 1;
+  }
+  // The op after `op` that this launcher runs.
+  auto nextLaunch = [&](Operation &op) -> Operation * {
+    for (auto it = llvm::find(order, &op) + 1; it != order.end(); ++it)
+      if (launches(*it))
+        return *it;
+    return nullptr;
+  };
+  // Kernels that a reduction just before them hands their rows to: its `done` counts and split.
+  DenseMap<Operation *, std::pair<std::string, std::string>> handover;
   auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
     bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args << ");\n";
     bos << "  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
@@ -1861,7 +2041,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     }
     launch(kernel, elements / width, src + ", " + dst);
   };
-  for (Operation &op : block.without_terminator()) {
+  for (Operation *next : order) {
+    Operation &op = *next;
     if (isa<arith::ConstantOp>(op))
       continue; // used inside generic bodies, emitted there
     // The prepare launcher runs only the preparations; the prepared run skips them.
@@ -1875,6 +2056,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       buffer[op.getResult(0)] = ptr(op.getOperand(0)); // dense row-major: the same bytes
       continue;
     }
+    if (auto fill = dyn_cast<linalg::FillOp>(op); fill && fillFolded(fill))
+      continue; // its readers start from the constant
     for (Value r : op.getResults())
       if (!buffer.count(r))
         allocate(r);
@@ -1882,8 +2065,11 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       std::string name = kernelNames.lookup(gemm);
       int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
+      auto rows = handover.find(gemm);
+      bool handed = rows != handover.end();
       bos << "  // coda.gemm " << name << ".\n";
-      bos << "  if (int s = " << name << "(" << ptr(gemm.getA()) << ", " << ptr(gemm.getB());
+      bos << "  if (int s = " << name << (handed ? "_launch(" : "(") << ptr(gemm.getA()) << ", "
+          << ptr(gemm.getB());
       for (auto [i, x] : llvm::enumerate(gemm.getExtras()))
         if (!isRowStatistic(gemm.getRole(i)))
           bos << ", " << ptr(x);
@@ -1892,7 +2078,13 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       for (Value r : gemm->getResults())
         bos << ", " << ptr(r);
       bos << ", " << m << ", " << n << ", " << k << ", " << (gemm.getTransposeA() ? m : k) << ", "
-          << (gemm.getTransposeB() ? k : n) << ", " << n << ", scratch, stream)) return s;\n";
+          << (gemm.getTransposeB() ? k : n) << ", " << n << ", scratch, stream";
+      if (handed) {
+        const std::string &split = rows->second.second;
+        bos << ", " << split << ".side > 0 ? " << rows->second.first << " : nullptr, " << split
+            << ".sms";
+      }
+      bos << ")) return s;\n";
       scratch.push_back(name + "_workspace_size(" + std::to_string(m) + ", " + std::to_string(n) +
                         ", " + std::to_string(k) + ")");
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
@@ -1909,14 +2101,18 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       SmallVector<Value> params;
       SmallVector<unsigned> vectorParams;
       int64_t threads = 0;
+      GemmOp consumer = options.overlapRows ? rowsConsumer(generic) : GemmOp();
+      bool publishing = consumer && awaiting.contains(consumer);
       CudaEmitter genericEmitter(kos, options);
-      if (failed(genericEmitter.emitGenericKernel(generic, name, params, vectorParams, threads)))
+      if (failed(genericEmitter.emitGenericKernel(generic, name, params, vectorParams, threads,
+                                                  publishing)))
         return failure();
       // Outputs start from their init, unless it is fresh.
-      for (auto [init, result] : llvm::zip(generic.getDpsInits(), generic->getResults()))
-        if (!init.getDefiningOp<tensor::EmptyOp>())
-          bos << "  cudaMemcpyAsync(" << ptr(result) << ", " << ptr(init) << ", "
-              << numBytes(cast<RankedTensorType>(init.getType())) << ", cudaMemcpyDeviceToDevice, stream);\n";
+      for (auto [init, result] : llvm::zip(generic.getDpsInitsMutable(), generic->getResults()))
+        if (!init.get().getDefiningOp<tensor::EmptyOp>() && !foldedFill(generic, init))
+          bos << "  cudaMemcpyAsync(" << ptr(result) << ", " << ptr(init.get()) << ", "
+              << numBytes(cast<RankedTensorType>(init.get().getType()))
+              << ", cudaMemcpyDeviceToDevice, stream);\n";
       // The kernel writes its outputs into the results' buffers (by position: two outputs
       // may start from the same init).
       unsigned firstInit = params.size() - generic.getNumDpsInits();
@@ -1928,16 +2124,35 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         args += (args.empty() ? "" : ", ") + argPtr(i);
       for (unsigned i : vectorParams)
         requireAligned(argPtr(i));
-      launch(name, threads, args);
+      if (!publishing || nextLaunch(op) != consumer.getOperation()) {
+        launch(name, threads, args);
+        continue;
+      }
+      // The kernel right after reads these rows: it starts beside this reduction, which hands
+      // them over a row block at a time through `done` (when the GPU has SMs to spare for it).
+      std::string kernel = kernelNames.lookup(consumer);
+      int64_t tileM = awaiting.lookup(consumer);
+      int64_t blocks = (consumer.getM() + tileM - 1) / tileM;
+      std::string done = "reinterpret_cast<unsigned *>(ws + " + std::to_string(intermediates) + ")";
+      intermediates += (blocks * 4 + 255) / 256 * 256;
+      std::string split = kernel + "_rows";
+      bos << "  // " << name << " hands its rows to " << kernel << ", which runs beside it.\n";
+      bos << "  coda::rt::RowsOverlap " << split << " = " << kernel << "_rows_overlap("
+          << consumer.getM() << ", " << consumer.getN() << ");\n";
+      bos << "  if (" << split << ".side > 0) {\n";
+      bos << "    cudaMemsetAsync(" << done << ", 0, " << blocks * 4 << ", stream);\n";
+      bos << "    " << name << "_published<<<" << split << ".sms + " << split << ".side, 1024, 0, stream>>>("
+          << args << ", " << done << ", " << tileM << ", " << split << ".early, " << split
+          << ".side);\n";
+      bos << "  } else {\n";
+      bos << "    " << name << "<<<" << (threads + 255) / 256 << ", 256, 0, stream>>>(" << args << ");\n";
+      bos << "  }\n";
+      bos << "  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
+      handover[consumer] = {done, split};
     } else if (auto fill = dyn_cast<linalg::FillOp>(op)) {
       std::string name = fname + "_g" + std::to_string(generics++);
       auto type = cast<RankedTensorType>(fill.result().getType());
-      auto value = cast<TypedAttr>(fill.value().getDefiningOp<arith::ConstantOp>().getValue());
-      std::string literal;
-      if (auto f = dyn_cast<FloatAttr>(value))
-        literal = llvm::formatv("{0:e9}f", f.getValueAsDouble()).str();
-      else
-        literal = std::to_string(cast<IntegerAttr>(value).getValue().getSExtValue());
+      std::string literal = fillLiteral(fill);
       kos << "// " << name << ": linalg.fill.\n__global__ void " << name << "("
           << *bufferElement(type.getElementType()) << " *__restrict__ dst) {\n";
       kos << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
@@ -2098,6 +2313,10 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
       return module.emitError(llvm::toString(db.takeError()));
     kernelEmitter.tuningDb = std::move(*db);
   }
+  module.walk([&](linalg::GenericOp generic) {
+    if (GemmOp gemm = options.overlapRows ? rowsConsumer(generic) : GemmOp())
+      kernelEmitter.rowsAhead.insert(gemm);
+  });
   for (auto &[op, name] : kernels) {
     if (failed(kernelEmitter.emitKernel(op, name)))
       return failure();
@@ -2124,6 +2343,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
       llvm::raw_string_ostream textStream(text);
       CudaEmitter functionEmitter(textStream, options);
       functionEmitter.kernelNames = kernelEmitter.kernelNames;
+      functionEmitter.awaiting = kernelEmitter.awaiting;
       functionEmitter.launchers = kernelEmitter.launchers;
       std::string error;
       LogicalResult emitted = success();
@@ -2199,7 +2419,8 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp\"\n";
   os << "#include \"cutlass/util/packed_stride.hpp\"\n";
   os << "#include <algorithm>\n";
-  os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Reduce.cuh\"\n";
+  os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Overlap.cuh\"\n"
+        "#include \"coda/Runtime/Reduce.cuh\"\n";
   os << "#include \"coda/Runtime/RowStats.cuh\"\n";
   os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n\n";
   os << R"cu(enum coda_status {

@@ -68,9 +68,8 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // PREP-LABEL: __global__ void rope_permute_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
 // PREP:         long long d1 = d1v + e;
 // PREP:         float {{v[0-9]+}} = coda::rt::load(p0, [[SRC:v[0-9]+]] * 64LL + {{v[0-9]+}});
-// PREP-LABEL: __global__ void layernorm_weights_g1(float *__restrict__ dst) {
-// PREP-NEXT:    long long point
-// PREP-NEXT:    if (point < 192LL) coda::rt::store(dst, point, 0.000000000e+00f);
+// The zero fill that both row sums start from never runs: they start from its constant.
+// PREP-NOT:   __global__ void layernorm_weights_g1(
 // Row sums (a fold over the innermost dimension) run one warp per row: lanes stride along the
 // row 8 elements (16 bytes) at a time, a butterfly of shuffles combines them, lane 0 folds the
 // sum into the output.
@@ -83,9 +82,11 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // PREP:           [[ACC]] = [[ACC]] + {{v[0-9]+}};
 // PREP:         [[ACC]] = [[ACC]] + __shfl_xor_sync(0xffffffffu, [[ACC]], offset);
 // PREP:         if (lane != 0) return;
-// PREP-NEXT:    coda::rt::store(p1, d0, coda::rt::load(p1, d0) + [[ACC]]);
+// PREP-NEXT:    coda::rt::store(p1, d0, 0.000000000e+00f + [[ACC]]);
 // PREP:       extern "C" int layernorm_weights_run(
-// PREP:         cudaMemcpyAsync(static_cast<float *>(result1), reinterpret_cast<float *>(ws + 0), 768, cudaMemcpyDeviceToDevice, stream);
+// PREP-NOT:     cudaMemcpyAsync
+// PREP:         layernorm_weights_g0<<<6, 256, 0, stream>>>(
+// PREP-NEXT:    if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
 // PREP-NEXT:    layernorm_weights_g2<<<24, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1));
 
 // A function whose weight preparation reads only its arguments also gets a launcher for the
@@ -117,7 +118,7 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // SLICES:      extern "C" int main_run_prepared(
 // SLICES:        if ({{.*}}!coda_aligned(static_cast<__nv_bfloat16 *>(result0))
 // SLICES-NEXT:     return CODA_MISALIGNED;
-// SLICES:        if (int s = main_k0(
+// SLICES:        if (int s = main_k0_launch(
 // SLICES:        main_g8<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + {{[0-9]+}}), static_cast<__nv_bfloat16 *>(result0));
 // SLICES-NOT:    cudaMemcpyAsync(result
 // SLICES:        return CODA_OK;
@@ -129,5 +130,5 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // CHAIN-NEXT:    return CODA_OK;
 // CHAIN:       extern "C" int main_run_prepared(
 // CHAIN-NOT:     _run(
-// CHAIN:         if (int s = main_k0(
+// CHAIN:         if (int s = main_k0_launch(
 // CHAIN:         return CODA_OK;

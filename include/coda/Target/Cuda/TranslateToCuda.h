@@ -20,6 +20,9 @@ struct CudaEmitterOptions {
   /// as some CTA tile, tiles a whole number of heads wide); otherwise, or when false, the pairs
   /// are staged and copied into place.
   bool tmaHalves = true;
+  /// A row reduction whose results only the next kernel reads (as row operands) hands them over
+  /// a row block at a time while that kernel runs beside it (coda/Runtime/Overlap.cuh).
+  bool overlapRows = true;
   /// The largest split-K factor the analytic model may choose (1, 2 or 4; 1: no split-K).
   int maxSplits = 1;
 };
