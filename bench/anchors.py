@@ -184,6 +184,7 @@ VARIANTS = {
     "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),  # --staged-halves
     "coda_mainloop_stats": ("_mainloop_stats", "--coda-fuse=mainloop-row-stats=true", ()),  # --mainloop-stats
     "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--overlap-rows=false",)),  # --serial-rows
+    "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),  # --all-sms
 }
 
 
@@ -351,6 +352,9 @@ def main():
                         help="also time coda emitted with coda-translate --overlap-rows=false (a "
                              "norm's row statistics computed before the kernel instead of beside "
                              "it) as another contender")
+    parser.add_argument("--all-sms", action="store_true",
+                        help="also time coda emitted with coda-translate --whole-waves=false (one "
+                             "CTA per SM instead of whole waves of tiles) as another contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
@@ -367,7 +371,7 @@ def main():
     contenders = {"coda": DEFAULT}
     for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_staged_halves", args.staged_halves),
                        ("coda_mainloop_stats", args.mainloop_stats),
-                       ("coda_serial_rows", args.serial_rows)):
+                       ("coda_serial_rows", args.serial_rows), ("coda_all_sms", args.all_sms)):
         if flag:
             contenders[name] = VARIANTS[name]
     jobs = [(case, name) for case in cases for name in contenders]

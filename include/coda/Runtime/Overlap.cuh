@@ -17,6 +17,9 @@
 // leaves are those its last wave would have left idle): `rowsOverlap` only picks such a split.
 // `done` must be zero when the reduction starts (the launcher clears it on the stream).
 //
+// `wholeWaves` is that CTA count on its own: every persistent kernel runs on it (coda-translate
+// --whole-waves), so that each wave of tiles is a whole one.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CODA_RUNTIME_OVERLAP_CUH
@@ -44,40 +47,60 @@ inline int smCount() {
   return count;
 }
 
-/// The split for a persistent GEMM of m × n in tiles of tileM × tileN, clusters of
-/// clusterM × clusterN, with CUTLASS's swizzle and raster order: the SMs its waves do not need,
-/// and the rows of the tile groups its first wave starts on. None when the tiles run along M (the
-/// first wave would read every row) or every SM is needed.
-inline RowsOverlap rowsOverlap(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
-                               int maxSwizzle,
-                               cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
+/// How CUTLASS's persistent scheduler lays out an m × n problem in tiles of tileM × tileN and
+/// clusters of clusterM × clusterN (its swizzle and raster order), and the fewest CTAs that run
+/// it in as many waves as one CTA per SM does.
+struct Waves {
+  cutlass::gemm::kernel::detail::PersistentTileSchedulerSm90Params scheduler;
+  int sms = 0;  // the GPU's
+  int ctas = 0; // whole waves
+};
+
+inline Waves wavesOf(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
+                     int maxSwizzle, cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
   using Params = cutlass::gemm::kernel::detail::PersistentTileSchedulerSm90Params;
-  int sms = smCount();
+  Waves w;
+  w.sms = smCount();
   cutlass::gemm::GemmCoord cluster(clusterM, clusterN, 1);
   dim3 blocks = Params::get_tiled_cta_shape_mnl(cutlass::gemm::BatchedGemmCoord(m, n, 1, 1),
                                                 cutlass::gemm::GemmCoord(tileM, tileN, 1), cluster);
   cutlass::KernelHardwareInfo hw;
-  hw.sm_count = sms;
-  Params params;
-  params.initialize(blocks, cluster, hw, maxSwizzle, raster);
-  if (params.raster_order_ != cutlass::gemm::kernel::detail::RasterOrder::AlongN)
-    return {};
+  hw.sm_count = w.sms;
+  w.scheduler.initialize(blocks, cluster, hw, maxSwizzle, raster);
   long long clusterSize = clusterM * clusterN;
-  long long clusters = (long long)params.problem_tiles_m_ * params.problem_tiles_n_;
-  long long perWave = sms / clusterSize;
+  long long clusters = (long long)w.scheduler.problem_tiles_m_ * w.scheduler.problem_tiles_n_;
+  long long perWave = w.sms / clusterSize;
   if (perWave < 1)
-    return {};
+    return w;
   long long waves = (clusters + perWave - 1) / perWave;
-  long long wave = (clusters + waves - 1) / waves; // clusters per wave, same number of waves
-  int side = int(sms - wave * clusterSize);
-  if (side < 1)
+  w.ctas = int((clusters + waves - 1) / waves * clusterSize);
+  return w;
+}
+
+/// The CTAs a persistent kernel runs on: whole waves (0 when the GPU is not known: all SMs).
+inline int wholeWaves(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
+                      int maxSwizzle, cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
+  return wavesOf(m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster).ctas;
+}
+
+/// The split for a persistent GEMM (arguments as wavesOf): the SMs its waves do not need, and
+/// the rows of the tile groups its first wave starts on. None when the tiles run along M (the
+/// first wave would read every row) or every SM is needed.
+inline RowsOverlap rowsOverlap(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
+                               int maxSwizzle,
+                               cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
+  Waves w = wavesOf(m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster);
+  int side = w.sms - w.ctas;
+  if (w.ctas < 1 || side < 1 ||
+      w.scheduler.raster_order_ != cutlass::gemm::kernel::detail::RasterOrder::AlongN)
     return {};
   // Along N, groups of 2^swizzle cluster rows sweep every column.
-  long long groupRows = (1LL << params.log_swizzle_size_);
-  long long groupClusters = groupRows * params.problem_tiles_n_;
+  long long groupRows = 1LL << w.scheduler.log_swizzle_size_;
+  long long groupClusters = groupRows * w.scheduler.problem_tiles_n_;
+  long long wave = w.ctas / (clusterM * clusterN);
   long long groups = (wave + groupClusters - 1) / groupClusters;
   long long early = groups * groupRows * clusterM * tileM;
-  return {int(sms - side), side, early < m ? early : m};
+  return {w.ctas, side, early < m ? early : m};
 }
 
 /// The reduction's side of the handover. `row(point, lane)` reduces one row (a warp per row);

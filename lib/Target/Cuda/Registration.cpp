@@ -33,6 +33,12 @@ void mlir::coda::registerToCudaTranslation() {
                      "SMs its last wave leaves idle, handing the rows over a row block at a time "
                      "(default). =false runs the two one after the other"),
       llvm::cl::init(true));
+  static llvm::cl::opt<bool> wholeWaves(
+      "whole-waves",
+      llvm::cl::desc("With --coda-to-cuda: run each persistent kernel on the fewest CTAs that "
+                     "take as many waves of tiles as one CTA per SM would (default). =false: "
+                     "one CTA per SM, as CUTLASS does"),
+      llvm::cl::init(true));
   static llvm::cl::opt<int> maxSplits(
       "max-splits",
       llvm::cl::desc("With --coda-to-cuda: let the analytic model split each tile's K loop among "
@@ -50,6 +56,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.tuningDb = tuningDb;
         options.tmaHalves = tmaHalves;
         options.overlapRows = overlapRows;
+        options.wholeWaves = wholeWaves;
         options.maxSplits = maxSplits;
         return translateToCuda(op, os, options);
       },

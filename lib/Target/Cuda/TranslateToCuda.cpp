@@ -1091,6 +1091,11 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   if (config.raster != KernelConfig::Raster::Heuristic)
     os << "  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::"
        << (config.raster == KernelConfig::Raster::AlongM ? "AlongM" : "AlongN") << ";\n";
+  // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take.
+  if (config.splits == 1 && options.wholeWaves)
+    os << "  args.hw_info.sm_count = coda::rt::wholeWaves(m, n, " << config.tileM << ", "
+       << config.tileN << ", " << config.clusterM << ", " << config.clusterN << ", " << maxSwizzle
+       << ", " << rasterOption << ");\n";
   if (awaits)
     os << "  if (sms > 0)\n    args.hw_info.sm_count = sms;\n";
   os << "  G gemm;\n";
@@ -1798,7 +1803,7 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
        << "threadIdx.x % 32, " << argList << ");\n}\n\n";
     os << "// " << name << ", handing its rows to the GEMM launched beside it a row block at a time "
        << "(coda/Runtime/Overlap.cuh).\n";
-    os << "__global__ void " << name << "_published(" << paramList
+    os << "__global__ void __launch_bounds__(1024) " << name << "_published(" << paramList
        << ", unsigned *__restrict__ done, int tileM, long long early, int side) {\n";
     os << "  coda::rt::publishRows(" << units << "LL, tileM, early, side, done, "
        << "[&](long long point, int lane) { " << name << "_row(point, lane, " << argList

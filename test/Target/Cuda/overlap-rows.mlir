@@ -31,7 +31,7 @@
 // CHECK-NEXT:    coda::rt::store(p1, d0 + 0LL, 0.000000000e+00f + {{v[0-9]+}});
 // CHECK-LABEL: __global__ void main_g1(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
 // CHECK-NEXT:    main_g1_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1);
-// CHECK-LABEL: __global__ void main_g1_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, unsigned *__restrict__ done, int tileM, long long early, int side) {
+// CHECK-LABEL: __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, unsigned *__restrict__ done, int tileM, long long early, int side) {
 // CHECK-NEXT:    coda::rt::publishRows(256LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
 // CHECK-LABEL: extern "C" int main_run(
 // CHECK-NOT:     cudaMemcpyAsync

@@ -23,6 +23,9 @@ struct CudaEmitterOptions {
   /// A row reduction whose results only the next kernel reads (as row operands) hands them over
   /// a row block at a time while that kernel runs beside it (coda/Runtime/Overlap.cuh).
   bool overlapRows = true;
+  /// Persistent kernels run on the fewest CTAs that take as many waves of tiles as one CTA per
+  /// SM would (coda::rt::wholeWaves) instead of on every SM.
+  bool wholeWaves = true;
   /// The largest split-K factor the analytic model may choose (1, 2 or 4; 1: no split-K).
   int maxSplits = 1;
 };
