@@ -180,11 +180,21 @@ def tuned_variant(case, tuning_dir):
 # coda's variants as contenders: name -> (suffix of the emitted file, fuse flag, translate flags).
 DEFAULT = ("", "--coda-fuse", ())
 VARIANTS = {
-    "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),  # --bf16-epilogues
-    "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),  # --staged-halves
-    "coda_mainloop_stats": ("_mainloop_stats", "--coda-fuse=mainloop-row-stats=true", ()),  # --mainloop-stats
-    "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--overlap-rows=false",)),  # --serial-rows
-    "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),  # --all-sms
+    "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),
+    "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),
+    "coda_mainloop_stats": ("_mainloop_stats", "--coda-fuse=mainloop-row-stats=true", ()),
+    "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--overlap-rows=false",)),
+    "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),
+}
+# The option that adds each variant, and what the variant changes.
+VARIANT_OPTIONS = {
+    "coda_bf16": ("--bf16-epilogues", "a bf16 rounding after every epilogue op"),
+    "coda_staged_halves": ("--staged-halves", "RoPE's pairs staged, then copied into their halves"),
+    "coda_mainloop_stats": ("--mainloop-stats", "the norm statistics of A summed from the "
+                            "kernel's A tiles instead of by a pass before the kernel"),
+    "coda_serial_rows": ("--serial-rows", "a norm's row statistics computed before the kernel "
+                         "instead of beside it"),
+    "coda_all_sms": ("--all-sms", "one CTA per SM instead of whole waves of tiles"),
 }
 
 
@@ -337,24 +347,11 @@ def main():
     parser.add_argument("--only", default=None)
     parser.add_argument("--reps", type=int, default=25)
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
-    parser.add_argument("--bf16-epilogues", action="store_true",
-                        help="also time coda fused with --coda-fuse=fp32-epilogues=false "
-                             "(a bf16 rounding after every epilogue op) as another contender")
-    parser.add_argument("--staged-halves", action="store_true",
-                        help="also time coda emitted with coda-translate --tma-halves=false "
-                             "(RoPE's pairs staged, then copied into their halves) as another "
-                             "contender")
-    parser.add_argument("--mainloop-stats", action="store_true",
-                        help="also time coda fused with --coda-fuse=mainloop-row-stats=true (the "
-                             "norm statistics of A summed from the kernel's A tiles instead of by "
-                             "a pass before the kernel) as another contender")
-    parser.add_argument("--serial-rows", action="store_true",
-                        help="also time coda emitted with coda-translate --overlap-rows=false (a "
-                             "norm's row statistics computed before the kernel instead of beside "
-                             "it) as another contender")
-    parser.add_argument("--all-sms", action="store_true",
-                        help="also time coda emitted with coda-translate --whole-waves=false (one "
-                             "CTA per SM instead of whole waves of tiles) as another contender")
+    for name, (option, what) in VARIANT_OPTIONS.items():
+        _, fuse, flags = VARIANTS[name]
+        tools = ", ".join(["coda-opt " + fuse] + ["coda-translate " + f for f in flags])
+        parser.add_argument(option, dest=name, action="store_true",
+                            help=f"also time coda built with {tools} ({what}) as another contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     args.out = args.out or os.path.join(args.build, "anchors")
@@ -369,11 +366,7 @@ def main():
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
     contenders = {"coda": DEFAULT}
-    for name, flag in (("coda_bf16", args.bf16_epilogues), ("coda_staged_halves", args.staged_halves),
-                       ("coda_mainloop_stats", args.mainloop_stats),
-                       ("coda_serial_rows", args.serial_rows), ("coda_all_sms", args.all_sms)):
-        if flag:
-            contenders[name] = VARIANTS[name]
+    contenders.update((name, VARIANTS[name]) for name in VARIANTS if getattr(args, name))
     jobs = [(case, name) for case in cases for name in contenders]
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(jobs)) as pool:  # nvcc in parallel
         modules = dict(zip(jobs, pool.map(lambda j: build_case(j[0], args, contenders[j[1]]), jobs)))
