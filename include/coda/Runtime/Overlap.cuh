@@ -27,6 +27,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cutlass/numeric_conversion.h"
 #include "cutlass/epilogue/fusion/sm90_visitor_tma_warpspecialized.hpp"
 #include "cutlass/gemm/kernel/tile_scheduler_params.h"
 
@@ -48,28 +49,28 @@ inline int smCount() {
 }
 
 /// How CUTLASS's persistent scheduler lays out an m × n problem in tiles of tileM × tileN and
-/// clusters of clusterM × clusterN (its swizzle and raster order), and the fewest CTAs that run
-/// it in as many waves as one CTA per SM does.
+/// clusters of clusterM × clusterN (its swizzle and raster order) on a GPU of `sms` SMs, and the
+/// fewest CTAs that run it in as many waves as one CTA per SM does.
 struct Waves {
   cutlass::gemm::kernel::detail::PersistentTileSchedulerSm90Params scheduler;
   int sms = 0;  // the GPU's
-  int ctas = 0; // whole waves
+  int ctas = 0; // whole waves; 0: unknown (no SMs given)
 };
 
-inline Waves wavesOf(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
+inline Waves wavesOn(int sms, int m, int n, int tileM, int tileN, int clusterM, int clusterN,
                      int maxSwizzle, cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
   using Params = cutlass::gemm::kernel::detail::PersistentTileSchedulerSm90Params;
   Waves w;
-  w.sms = smCount();
+  w.sms = sms;
   cutlass::gemm::GemmCoord cluster(clusterM, clusterN, 1);
   dim3 blocks = Params::get_tiled_cta_shape_mnl(cutlass::gemm::BatchedGemmCoord(m, n, 1, 1),
                                                 cutlass::gemm::GemmCoord(tileM, tileN, 1), cluster);
   cutlass::KernelHardwareInfo hw;
-  hw.sm_count = w.sms;
+  hw.sm_count = sms;
   w.scheduler.initialize(blocks, cluster, hw, maxSwizzle, raster);
   long long clusterSize = clusterM * clusterN;
   long long clusters = (long long)w.scheduler.problem_tiles_m_ * w.scheduler.problem_tiles_n_;
-  long long perWave = w.sms / clusterSize;
+  long long perWave = sms / clusterSize;
   if (perWave < 1)
     return w;
   long long waves = (clusters + perWave - 1) / perWave;
@@ -77,19 +78,13 @@ inline Waves wavesOf(int m, int n, int tileM, int tileN, int clusterM, int clust
   return w;
 }
 
-/// The CTAs a persistent kernel runs on: whole waves (0 when the GPU is not known: all SMs).
-inline int wholeWaves(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
-                      int maxSwizzle, cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
-  return wavesOf(m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster).ctas;
-}
-
-/// The split for a persistent GEMM (arguments as wavesOf): the SMs its waves do not need, and
-/// the rows of the tile groups its first wave starts on. None when the tiles run along M (the
-/// first wave would read every row) or every SM is needed.
-inline RowsOverlap rowsOverlap(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
-                               int maxSwizzle,
-                               cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
-  Waves w = wavesOf(m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster);
+/// The split for a persistent GEMM (arguments as wavesOn): the SMs its waves do not need, and
+/// the rows of the tile groups its first wave starts on (a whole number of row blocks). None
+/// when the tiles run along M (the first wave would read every row) or every SM is needed.
+inline RowsOverlap rowsOverlapOn(int sms, int m, int n, int tileM, int tileN, int clusterM,
+                                 int clusterN, int maxSwizzle,
+                                 cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
+  Waves w = wavesOn(sms, m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster);
   int side = w.sms - w.ctas;
   if (w.ctas < 1 || side < 1 ||
       w.scheduler.raster_order_ != cutlass::gemm::kernel::detail::RasterOrder::AlongN)
@@ -103,6 +98,20 @@ inline RowsOverlap rowsOverlap(int m, int n, int tileM, int tileN, int clusterM,
   return {w.ctas, side, early < m ? early : m};
 }
 
+/// The CTAs a persistent kernel runs on, on this GPU: whole waves (0 when the GPU is not known:
+/// then CUTLASS takes every SM).
+inline int wholeWaves(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
+                      int maxSwizzle, cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
+  return wavesOn(smCount(), m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster).ctas;
+}
+
+/// rowsOverlapOn for this GPU.
+inline RowsOverlap rowsOverlap(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
+                               int maxSwizzle,
+                               cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
+  return rowsOverlapOn(smCount(), m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster);
+}
+
 /// The reduction's side of the handover. `row(point, lane)` reduces one row (a warp per row);
 /// `rows` rows in blocks of tileM. CTAs [0, gridDim.x − side) share the rows [0, early); the
 /// last `side` CTAs take the row blocks after them in turn.
@@ -112,6 +121,8 @@ __device__ void publishRows(long long rows, int tileM, long long early, int side
   // The GEMM waits on `done`, not on this grid: let it launch now.
   asm volatile("griddepcontrol.launch_dependents;");
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  // The side CTAs start at a row block: the early rows end at one (or at the last row).
+  early = early >= rows ? rows : early / tileM * tileM;
   auto run = [&](long long r0, long long r1) {
     for (long long p = r0 + warp; p < r1; p += warps)
       row(p, lane);
