@@ -117,6 +117,8 @@ private:
   /// those of them emitted to wait for its rows instead (unsplit), with their tile M.
   DenseSet<Operation *> rowsAhead;
   DenseMap<Operation *, int> awaiting;
+  /// The kernel that `generic` hands its rows to as they are done (one that awaits them).
+  GemmOp handsRowsTo(linalg::GenericOp generic);
   /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
   DenseMap<Operation *, std::string> kernelNames;
   llvm::StringSet<> launchers;
@@ -1516,6 +1518,11 @@ static GemmOp rowsConsumer(linalg::GenericOp generic) {
   return consumer;
 }
 
+GemmOp CudaEmitter::handsRowsTo(linalg::GenericOp generic) {
+  GemmOp consumer = rowsConsumer(generic);
+  return consumer && awaiting.contains(consumer) ? consumer : GemmOp();
+}
+
 static std::string combineExpr(const WarpCombine &c, const std::string &a, const std::string &b) {
   return *c.fn ? std::string(c.fn) + "(" + a + ", " + b + ")" : a + " " + c.sym + " " + b;
 }
@@ -1998,9 +2005,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     order.push_back(&op);
   for (unsigned i = 0; i < order.size(); ++i) {
     auto generic = dyn_cast<linalg::GenericOp>(order[i]);
-    GemmOp consumer = generic && options.overlapRows ? rowsConsumer(generic) : GemmOp();
+    GemmOp consumer = generic ? handsRowsTo(generic) : GemmOp();
     auto at = llvm::find(order, consumer.getOperation());
-    if (!consumer || !awaiting.contains(consumer) || at == order.end())
+    if (!consumer || at == order.end())
       continue;
     DenseSet<Operation *> dependent{generic};
     SmallVector<Operation *> before, after;
@@ -2106,8 +2113,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       SmallVector<Value> params;
       SmallVector<unsigned> vectorParams;
       int64_t threads = 0;
-      GemmOp consumer = options.overlapRows ? rowsConsumer(generic) : GemmOp();
-      bool publishing = consumer && awaiting.contains(consumer);
+      GemmOp consumer = handsRowsTo(generic);
+      bool publishing = static_cast<bool>(consumer);
       CudaEmitter genericEmitter(kos, options);
       if (failed(genericEmitter.emitGenericKernel(generic, name, params, vectorParams, threads,
                                                   publishing)))
