@@ -899,8 +899,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  return at;\n}\n\n";
   }
 
-  // The scheduler's arguments that can change the workspace: set wherever its size is
-  // computed. The swizzle groups the tiles in flight so that they share A and B in L2.
+  // The scheduler's arguments: set wherever the workspace is sized or the tiles' order matters
+  // (the launcher, whole waves, the rows' handover). The swizzle groups the tiles in flight so
+  // that they share A and B in L2.
   auto emitScheduler = [&] {
     if (config.splits > 1)
       os << "  args.scheduler.splits = " << config.splits << ";\n"
@@ -910,7 +911,16 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       os << "  args.scheduler.max_swizzle_size = coda_swizzle(m, n, " << config.tileM << ", "
          << config.tileN << ", " << config.clusterM << ", " << config.clusterN << ", "
          << config.swizzle << ");\n";
+    if (config.raster != KernelConfig::Raster::Heuristic)
+      os << "  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::"
+         << (config.raster == KernelConfig::Raster::AlongM ? "AlongM" : "AlongN") << ";\n";
   };
+  // The scheduler's tiling of (m, n) as coda::rt's planners (Overlap.cuh) take it, after
+  // emitScheduler.
+  std::string tiling = llvm::formatv("m, n, K::kTileM, K::kTileN, {0}, {1}, "
+                                     "args.scheduler.max_swizzle_size, args.scheduler.raster_order",
+                                     config.clusterM, config.clusterN)
+                           .str();
   // The body of a function of (m, n, k) returning the bytes of CUTLASS's workspace and the
   // partials.
   auto emitGemmWorkspace = [&] {
@@ -940,23 +950,13 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // A kernel that can wait for its row operands' rows: the launcher behind the public one also
   // takes their row blocks' counts (null: ready) and the SMs to run on (0: all).
   bool awaits = awaiting.contains(op);
-  std::string rasterOption =
-      std::string("cutlass::gemm::kernel::detail::RasterOrderOptions::") +
-      (config.raster == KernelConfig::Raster::AlongM   ? "AlongM"
-       : config.raster == KernelConfig::Raster::AlongN ? "AlongN"
-                                                       : "Heuristic");
-  std::string maxSwizzle = config.swizzle > 1
-                               ? llvm::formatv("coda_swizzle(m, n, {0}, {1}, {2}, {3}, {4})",
-                                               config.tileM, config.tileN, config.clusterM,
-                                               config.clusterN, config.swizzle)
-                                     .str()
-                               : "1";
   if (awaits) {
     os << "// How a reduction of " << name << "'s rows run just before it shares the GPU with it.\n";
     os << "static coda::rt::RowsOverlap " << name << "_rows_overlap(int m, int n) {\n";
-    os << "  return coda::rt::rowsOverlap(m, n, " << config.tileM << ", " << config.tileN << ", "
-       << config.clusterM << ", " << config.clusterN << ", " << maxSwizzle << ", " << rasterOption
-       << ");\n}\n\n";
+    os << "  using K = " << traits << ";\n";
+    os << "  typename K::Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, 1, 1}, {}, {}};\n";
+    emitScheduler();
+    os << "  return coda::rt::rowsOverlap(" << tiling << ");\n}\n\n";
     os << "static int " << name << "_launch(";
     llvm::interleaveComma(launcherParams(op), os);
     os << ", const unsigned *rowsDone, int sms) {\n";
@@ -1090,16 +1090,14 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  args.epilogue.thread = {";
   llvm::interleaveComma(nodeArgs, os);
   os << "};\n";
-  if (config.raster != KernelConfig::Raster::Heuristic)
-    os << "  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::"
-       << (config.raster == KernelConfig::Raster::AlongM ? "AlongM" : "AlongN") << ";\n";
-  // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take.
-  if (config.splits == 1 && options.wholeWaves)
-    os << "  args.hw_info.sm_count = coda::rt::wholeWaves(m, n, " << config.tileM << ", "
-       << config.tileN << ", " << config.clusterM << ", " << config.clusterN << ", " << maxSwizzle
-       << ", " << rasterOption << ");\n";
-  if (awaits)
-    os << "  if (sms > 0)\n    args.hw_info.sm_count = sms;\n";
+  // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take (or
+  // the SMs a reduction beside the kernel leaves it).
+  std::string waves = "coda::rt::wholeWaves(" + tiling + ")";
+  if (awaits) // (0: every SM)
+    os << "  args.hw_info.sm_count = " << (options.wholeWaves ? "sms > 0 ? sms : " + waves : "sms")
+       << ";\n";
+  else if (config.splits == 1 && options.wholeWaves)
+    os << "  args.hw_info.sm_count = " << waves << ";\n";
   os << "  G gemm;\n";
   os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";

@@ -13,13 +13,16 @@
 
 // CHECK:       #include "coda/Runtime/Overlap.cuh"
 // CHECK-LABEL: struct main_k0_kernel {
+// CHECK:         static constexpr int kTileM = [[TM:[0-9]+]], kTileN
 // CHECK:         coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 0
 // CHECK-LABEL: static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
-// CHECK-NEXT:    return coda::rt::rowsOverlap(m, n, [[TM:[0-9]+]], {{[0-9]+, [0-9]+, [0-9]+, .*}}, cutlass::gemm::kernel::detail::RasterOrderOptions::{{[A-Za-z]+}});
+// CHECK-NEXT:    using K = main_k0_kernel;
+// CHECK-NEXT:    typename K::Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, 1, 1}, {}, {}};
+// CHECK-NEXT:    args.scheduler.max_swizzle_size = coda_swizzle(m, n, [[TM]],
+// CHECK-NEXT:    return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, {{[0-9]+}}, {{[0-9]+}}, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 // CHECK:       static int main_k0_launch(const void *a, const void *b, const void *operand0, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
 // CHECK:         args.epilogue.thread = {{[{][{][{]}}static_cast<const float *>(operand0)}, rowsDone}, {}, {}};
-// CHECK:         if (sms > 0)
-// CHECK-NEXT:      args.hw_info.sm_count = sms;
+// CHECK:         args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, {{[0-9]+}}, {{[0-9]+}}, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 // CHECK:         if (gemm.run(stream, nullptr, /*launch_with_pdl=*/rowsDone != nullptr) != cutlass::Status::kSuccess)
 // The public launcher waits for nothing and runs on every SM.
 // CHECK:       extern "C" int main_k0(const void *a, const void *b, const void *operand0, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {

@@ -32,10 +32,14 @@
 // DB-NEXT:     using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 // DB:          args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
 
-// Unswizzled: no call, and no coda_swizzle for nvcc to warn about as unused.
+// Unswizzled: no call, and no coda_swizzle for nvcc to warn about as unused; the scheduler's
+// swizzle stays at CUTLASS's default, which whole waves read.
 // RUN: coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db.json %s | FileCheck %s --check-prefix=DB-UNSWIZZLED
 // DB-UNSWIZZLED-NOT: coda_swizzle
-// DB-UNSWIZZLED-NOT: max_swizzle_size
+// DB-UNSWIZZLED-NOT: max_swizzle_size =
+// DB-UNSWIZZLED:     args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 1, 2, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+// DB-UNSWIZZLED-NOT: coda_swizzle
+// DB-UNSWIZZLED-NOT: max_swizzle_size =
 
 // RUN: rm -f %t.cu && not coda-translate --coda-to-cuda --tuning-db=%t.missing %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not test -e %t.cu

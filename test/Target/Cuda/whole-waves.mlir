@@ -1,15 +1,17 @@
 // --whole-waves (the default): a persistent kernel runs on the fewest CTAs that take as many
 // waves of tiles as one CTA per SM would (coda::rt::wholeWaves, from CUTLASS's scheduler with the
-// kernel's tile, cluster, swizzle and raster order, at the launch's m and n). With
+// kernel's tile, cluster, and the swizzle and raster order its scheduler arguments were given, at
+// the launch's m and n). With
 // --whole-waves=false CUTLASS takes every SM; a kernel split along K (stream-K scheduler) always
 // does.
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s
 // RUN: coda-translate --coda-to-cuda --whole-waves=false %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s --check-prefix=ALL
 // RUN: coda-translate --coda-to-cuda --max-splits=4 %S/max-splits.mlir | FileCheck %s --check-prefix=ALL
 
-// CHECK:       // configuration: [[TM:[0-9]+]]x[[TN:[0-9]+]]x64 cluster [[CM:[0-9]+]]x[[CN:[0-9]+]]
+// CHECK:       // configuration: {{[0-9]+}}x{{[0-9]+}}x64 cluster [[CM:[0-9]+]]x[[CN:[0-9]+]]
 // CHECK:       extern "C" int main_k0(
-// CHECK:         args.hw_info.sm_count = coda::rt::wholeWaves(m, n, [[TM]], [[TN]], [[CM]], [[CN]], {{.*}}, cutlass::gemm::kernel::detail::RasterOrderOptions::{{[A-Za-z]+}});
+// CHECK:         args.scheduler.max_swizzle_size = coda_swizzle(
+// CHECK:         args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, [[CM]], [[CN]], args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 // CHECK-NEXT:    G gemm;
 
 // ALL-NOT:     sm_count
