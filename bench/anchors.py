@@ -16,8 +16,8 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
      with --bf16-epilogues also coda fused with --coda-fuse=fp32-epilogues=false (a bf16
      rounding after every epilogue op, as the program is written), with --staged-halves
-     coda emitted with coda-translate --tma-halves=false, each checked the same way and timed in the same
-     alternations;
+     coda emitted with coda-translate --tma-halves=false (and likewise the other variants of
+     --help), each checked the same way and timed in the same alternations;
   3. lists the kernels coda's call runs with their times (torch.profiler), and for coda and
      cuBLAS the host time of a call and the GPU time of the call replayed from a CUDA graph
      (what the events count besides the kernels);
@@ -26,7 +26,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
-                        [--no-compile] [--bf16-epilogues] [--staged-halves]
+                        [--no-compile] [--bf16-epilogues] [--staged-halves] [--global-tables] ...
 """
 import argparse
 import concurrent.futures
@@ -185,6 +185,7 @@ VARIANTS = {
     "coda_mainloop_stats": ("_mainloop_stats", "--coda-fuse=mainloop-row-stats=true", ()),
     "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--overlap-rows=false",)),
     "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),
+    "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
 }
 # The option that adds each variant, and what the variant changes.
 VARIANT_OPTIONS = {
@@ -195,6 +196,8 @@ VARIANT_OPTIONS = {
     "coda_serial_rows": ("--serial-rows", "a norm's row statistics computed before the kernel "
                          "instead of beside it"),
     "coda_all_sms": ("--all-sms", "one CTA per SM instead of whole waves of tiles"),
+    "coda_global_tables": ("--global-tables", "RoPE's tables loaded by each thread instead of "
+                           "through TMA"),
 }
 
 

@@ -75,11 +75,12 @@ def swiglu(m, n, k):
     return (x, w), [y, y.max(1).values]
 
 
-def rope(m, n, k):
+def rope(m, n, k, tables=torch.float32):
     x, w = bf16(m, k), bf16(k, n).t().contiguous()
     pos = torch.arange(m, device="cuda", dtype=torch.float32)[:, None]
     freq = 10000.0 ** (-torch.arange(128, device="cuda", dtype=torch.float32) // 2 * 2 / 128)
-    cos, sin = torch.cos(pos * freq), torch.sin(pos * freq)
+    cos_in, sin_in = torch.cos(pos * freq).to(tables), torch.sin(pos * freq).to(tables)
+    cos, sin = cos_in.float(), sin_in.float()
     acc = acc_of(x, w)
     a, b = acc[:, 0::2], acc[:, 1::2]
     reps = n // 128
@@ -88,12 +89,13 @@ def rope(m, n, k):
     out = torch.empty_like(acc)
     out[:, 0::2] = a * c0 - b * s0
     out[:, 1::2] = b * c1 + a * s1
-    return (x, w, cos, sin), [out]
+    return (x, w, cos_in, sin_in), [out]
 
 
 def rope_halves(m, n, k):
-    """rope's pairs, each written back into its head's halves (columns d and d + 64)."""
-    inputs, [pairs] = rope(m, n, k)
+    """rope's pairs, each written back into its head's halves (columns d and d + 64), from bf16
+    tables (read through TMA)."""
+    inputs, [pairs] = rope(m, n, k, tables=torch.bfloat16)
     return inputs, [pairs.view(m, n // 128, 64, 2).transpose(2, 3).reshape(m, n)]
 
 

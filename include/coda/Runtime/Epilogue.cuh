@@ -10,6 +10,9 @@
 //                       a fragment's column pairs are read two elements at a time.
 //                       (An [M, N] operand typed like D goes through CUTLASS's Sm90SrcFetch
 //                       instead: a TMA load of the collective's C.)
+//   TableLoad<S, E, T, P>  the [M, P] table through TMA: CUTLASS's Sm90AuxLoad (the epilogue's
+//                       producer warp loads each subtile into shared memory ahead of the
+//                       consumers, which read it with ldmatrix), its columns taken mod P.
 //   GlobalStore<T, C>   a second output written at each element's coordinates: as is, one value
 //                       per column pair (pairwise contract: [M, N/2]), or two values per element
 //                       (pairwise expand: [M, 2N]).
@@ -26,6 +29,8 @@
 #ifndef CODA_RUNTIME_EPILOGUE_CUH
 #define CODA_RUNTIME_EPILOGUE_CUH
 
+#include "cutlass/epilogue/collective/collective_builder.hpp"
+#include "cutlass/epilogue/fusion/sm90_visitor_load_tma_warpspecialized.hpp"
 #include "cutlass/epilogue/fusion/sm90_visitor_tma_warpspecialized.hpp"
 
 namespace coda::rt {
@@ -186,6 +191,75 @@ struct GlobalLoad : CoordNode<GlobalLoadCallbacks<Element, Period>::template typ
                   GlobalLoadArguments<Element>>::CoordNode;
 };
 
+/// A table of P columns read at x[row, col mod P] like an [M, N] matrix through TMA: the
+/// epilogue's producer warp loads each subtile's rows of the table into shared memory ahead of
+/// the consumers, which read them with ldmatrix (GlobalLoad reads each column pair from L1, on
+/// the path the mainloop's shared-memory reads share). The CTA tile's N must be a multiple of P
+/// and an epilogue subtile must lie inside one period. Stages must be the collective's StagesC
+/// (its load pipeline's depth).
+template <int Stages, class EpilogueTile, class Element, int P>
+struct TableLoad
+    : cutlass::epilogue::fusion::Sm90AuxLoad<
+          Stages, EpilogueTile, Element, cute::Stride<int64_t, cute::_1, int64_t>,
+          decltype(cutlass::epilogue::collective::detail::sm90_get_epilogue_smem_swizzle_layout_atom<
+                   cute::Stride<int64_t, cute::_1, int64_t>, Element, EpilogueTile>()),
+          decltype(cutlass::epilogue::collective::detail::sm90_get_smem_load_op_for_source<
+                   cute::Stride<int64_t, cute::_1, int64_t>, Element, EpilogueTile>()),
+          128 / cutlass::sizeof_bits_v<Element>, /*EnableNullptr=*/false> {
+  using Base = typename TableLoad::Sm90AuxLoad;
+  using Base::Base;
+  using Params = typename Base::Params;
+  static_assert(P * sizeof(Element) % 16 == 0, "TMA moves rows of whole 16-byte units");
+  static_assert(P % cute::size<1>(EpilogueTile{}) == 0,
+                "an epilogue subtile must lie inside one period of the table");
+
+  struct Arguments {
+    Element const *ptr = nullptr;
+  };
+  template <class ProblemShape>
+  static bool can_implement(ProblemShape const &, Arguments const &) { return true; }
+  template <class ProblemShape>
+  static size_t get_workspace_size(ProblemShape const &, Arguments const &) { return 0; }
+  template <class ProblemShape>
+  static cutlass::Status initialize_workspace(ProblemShape const &, Arguments const &, void *,
+                                              cudaStream_t, cutlass::CudaHostAdapter * = nullptr) {
+    return cutlass::Status::kSuccess;
+  }
+  template <class ProblemShape>
+  static Params to_underlying_arguments(ProblemShape const &problem, Arguments const &args, void *) {
+    auto [M, N, K, L] = cute::append<4>(problem, 1);
+    auto table = cute::make_tensor(cute::make_gmem_ptr(args.ptr),
+                                   cute::make_layout(cute::make_shape(int(M), int(P), int(L)),
+                                                     cute::make_stride(int64_t(P), cute::_1{}, int64_t(0))));
+    return {cute::make_tma_copy(typename Base::CopyOpG2S{}, table,
+                                cute::take<0, 2>(typename Base::SmemLayoutTma{})),
+            Element(0), false};
+  }
+
+  /// The CTA tile's columns in the table: its rows of the table, the period repeated.
+  template <class... Args>
+  CUTLASS_DEVICE auto
+  get_producer_load_callbacks(cutlass::epilogue::fusion::detail::ProducerLoadArgs<Args...> const &args) {
+    using namespace cute;
+    auto [M, N, K, L] = args.problem_shape_mnkl;
+    constexpr int TileM = size<0>(decltype(args.tile_shape_mnk){});
+    constexpr int TileN = size<1>(decltype(args.tile_shape_mnk){});
+    static_assert(TileN % P == 0, "the CTA tile must be a whole number of periods wide");
+    Tensor mTable = this->params_ptr->tma_load_aux.get_tma_tensor(make_shape(M, P, L)); // (M,P,L)
+    Tensor rows = local_tile(mTable, make_shape(Int<TileM>{}, Int<P>{}),
+                             make_coord(get<0>(args.tile_coord_mnkl), _0{}, get<3>(args.tile_coord_mnkl)));
+    Tensor tile = make_tensor(rows.data(), make_layout(make_shape(Int<TileM>{}, make_shape(Int<P>{}, Int<TileN / P>{})),
+                                                       make_stride(stride<0>(rows), make_stride(stride<1>(rows), _0{}))));
+    Tensor gTable_epi = flat_divide(tile, args.epi_tile);                       // (EPI_TILE_M,EPI_TILE_N,EPI_M,EPI_N)
+    Tensor sTable_epi = make_tensor(make_smem_ptr(this->smem_aux), typename Base::SmemLayout{}); // (EPI_TILE_M,EPI_TILE_N,PIPE)
+    ThrCopy g2s = this->params_ptr->tma_load_aux.get_slice(_0{});
+    Tensor src = g2s.partition_S(gTable_epi); // (TMA,TMA_M,TMA_N,EPI_M,EPI_N)
+    Tensor dst = g2s.partition_D(sTable_epi); // (TMA,TMA_M,TMA_N,PIPE)
+    return typename Base::template ProducerLoadCallbacks<decltype(src), decltype(dst)>(
+        cute::move(src), cute::move(dst), this->params_ptr);
+  }
+};
+
 /// How a stored output's columns relate to the accumulator's.
 enum class Columns {
   Same,     // out[i, j] = v[i, j]
@@ -250,16 +324,29 @@ template <int Stages, class EpilogueTile, class Element, int P> struct HalvesSto
   static_assert(P % EpiN == 0 && EpiN % 2 == 0, "an epilogue subtile must lie inside one head");
   using ElementAux = Element;
 
-  // A subtile's column (s, q') at s * EpiN/2 + q': each half contiguous, as TMA moves it.
+  // Shared memory holds a subtile as 2·EpiM rows of EpiN/2 columns, row 2i + s holding half s
+  // of the subtile's row i: TMA moves each half as one contiguous box row. Those rows are
+  // swizzled in 16-byte units as TMA's 32-byte swizzle moves them (the span must be the box
+  // row): a warp's element-wise stores into eight rows meet two to a bank instead of four, on
+  // the path the mainloop's shared-memory reads share.
+  using HalfRows = decltype(cutlass::epilogue::collective::detail::sm90_get_epilogue_smem_swizzle_layout_atom<
+                            cute::Stride<int64_t, cute::_1, int64_t>, Element,
+                            cute::Shape<cute::Int<2 * EpiM>, cute::Int<EpiN / 2>>>());
+  static_assert(EpiN / 2 * sizeof(Element) == 32, "a half row is one 32-byte swizzle span");
+  // (row i, column (s, q')) -> half row 2i + s, column q' (a column-major index into the rows)
   using HalfColumns = cute::Shape<cute::_2, cute::Int<EpiN / 2>>;
-  using ColumnStrides = cute::Stride<cute::Int<EpiN / 2>, cute::_1>;
-  using SmemLayoutTma = cute::Layout<cute::Shape<cute::Int<EpiM>, HalfColumns>,
-                                     cute::Stride<cute::Int<EpiN>, ColumnStrides>>;
-  using SmemLayout = cute::Layout<cute::Shape<cute::Int<EpiM>, HalfColumns, cute::Int<Stages>>,
-                                  cute::Stride<cute::Int<EpiN>, ColumnStrides, cute::Int<EpiM * EpiN>>>;
+  using HalfStrides = cute::Stride<cute::_1, cute::Int<2 * EpiM>>;
+  using SmemLayoutTma = decltype(cute::composition(
+      cute::tile_to_shape(HalfRows{}, cute::Shape<cute::Int<2 * EpiM>, cute::Int<EpiN / 2>>{}),
+      cute::Layout<cute::Shape<cute::Int<EpiM>, HalfColumns>, cute::Stride<cute::_2, HalfStrides>>{}));
+  using SmemLayout = decltype(cute::composition(
+      cute::tile_to_shape(HalfRows{}, cute::Shape<cute::Int<2 * EpiM>, cute::Int<EpiN / 2>, cute::Int<Stages>>{}),
+      cute::Layout<cute::Shape<cute::Int<EpiM>, HalfColumns, cute::Int<Stages>>,
+                   cute::Stride<cute::_2, HalfStrides, cute::Int<EpiM * EpiN>>>{}));
 
   struct SharedStorage {
-    alignas(128) cute::array_aligned<Element, cute::cosize_v<SmemLayout>> smem;
+    alignas(cutlass::detail::alignment_for_swizzle(SmemLayout{}))
+        cute::array_aligned<Element, cute::cosize_v<SmemLayout>> smem;
   };
   struct Arguments {
     Element *ptr = nullptr;

@@ -26,6 +26,13 @@ void mlir::coda::registerToCudaTranslation() {
                      "accumulated and a head is 128 or 256 columns wide). =false stages the "
                      "rotated pairs in the workspace and copies them into place afterwards"),
       llvm::cl::init(true));
+  static llvm::cl::opt<bool> tmaTables(
+      "tma-tables",
+      llvm::cl::desc("With --coda-to-cuda: read 16-bit tiled operands ([M, P] tables such as "
+                     "RoPE's cos and sin) through TMA into shared memory ahead of the epilogue (default; "
+                     "where the CTA tile is a whole number of periods wide). =false: each thread "
+                     "loads its elements"),
+      llvm::cl::init(true));
   static llvm::cl::opt<bool> overlapRows(
       "overlap-rows",
       llvm::cl::desc("With --coda-to-cuda: a row reduction whose results only the next kernel "
@@ -55,6 +62,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
         options.tmaHalves = tmaHalves;
+        options.tmaTables = tmaTables;
         options.overlapRows = overlapRows;
         options.wholeWaves = wholeWaves;
         options.maxSplits = maxSplits;

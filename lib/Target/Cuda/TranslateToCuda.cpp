@@ -140,6 +140,25 @@ FailureOr<std::string> CudaEmitter::cutlassElement(Type t) {
   return failure();
 }
 
+/// The period of tiled operand #i: the columns of its [M, P] table.
+static int64_t periodOf(GemmOp op, unsigned i) {
+  return cast<ShapedType>(op.getExtras()[i].getType()).getShape().back();
+}
+
+/// Whether tiled operand #i is read through TMA (coda::rt::TableLoad, --tma-tables): a 16-bit
+/// table whose rows are whole 16-byte units, an epilogue subtile inside one period and a CTA
+/// tile a whole number of periods wide. (An fp32 table's stages would take twice the shared
+/// memory, from the mainloop's stages: those keep per-thread loads.)
+static bool tableByTma(GemmOp op, unsigned i, const KernelPlan &plan, const KernelConfig &config,
+                       const CudaEmitterOptions &options) {
+  if (!options.tmaTables || op.getRole(i) != OperandRole::Tiled)
+    return false;
+  const std::string &t = plan.operandElements[i];
+  int64_t p = periodOf(op, i);
+  return (t == "cutlass::bfloat16_t" || t == "cutlass::half_t") && p % 8 == 0 &&
+         p % config.epilogueTileN() == 0 && config.tileN % p == 0;
+}
+
 FailureOr<std::string> CudaEmitter::cType(Operation *at, Type type) {
   // Epilogue arithmetic runs in fp32; narrower floats appear only through explicit rounding.
   if (type.isF32() || type.isBF16() || type.isF16())
@@ -693,14 +712,19 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "  using ElementIn = " << inElem << ";\n  using ElementD = " << dElem << ";\n";
   os << "  static constexpr int kAlignD = " << (plan.dResult >= 0 ? "16 / sizeof(ElementD)" : "8")
      << ";\n";
-  // A HalvesStore stages subtiles of its own shape: CUTLASS's automatic choice, spelled out.
+  // A HalvesStore and a TableLoad stage subtiles of their own shape: CUTLASS's automatic
+  // choice, spelled out.
+  bool tables = false;
+  for (unsigned i = 0; i < numOperands; ++i)
+    tables |= tableByTma(op, i, plan, config, options);
   std::string epilogueTile = "cutlass::epilogue::collective::EpilogueTileAuto";
-  if (plan.halvesResult >= 0) {
-    os << "  using EpilogueTile = cute::Shape<cute::_" << (config.pingpong ? 64 : std::min(config.tileM, 128))
-       << ", cute::_32>;\n";
-    os << "  static constexpr int kHalvesStages = 2; // CUTLASS's store stages for sm90 TMA epilogues\n";
+  if (plan.halvesResult >= 0 || tables) {
+    os << "  using EpilogueTile = cute::Shape<cute::_" << config.epilogueTileM() << ", cute::_"
+       << config.epilogueTileN() << ">;\n";
     epilogueTile = "EpilogueTile";
   }
+  if (plan.halvesResult >= 0)
+    os << "  static constexpr int kHalvesStages = 2; // CUTLASS's store stages for sm90 TMA epilogues\n";
   os << "  using LayoutA = cutlass::layout::" << (op.getTransposeA() ? "ColumnMajor" : "RowMajor")
      << "; // A is " << (op.getTransposeA() ? "[K, M]" : "[M, K]") << "\n";
   os << "  using LayoutB = cutlass::layout::" << (op.getTransposeB() ? "ColumnMajor" : "RowMajor")
@@ -713,6 +737,11 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
        << plan.sourceOperand << ", read through the collective's C\n";
   else
     os << "  using ElementC = void;\n";
+  if (tables)
+    os << "  // The tables' TMA loads go through the collective's load pipeline: its stages.\n"
+          "  static constexpr int kLoadStages = decltype(cutlass::epilogue::collective::detail::\n"
+          "      sm90_get_tma_dispatch_policy<TileShape, EpilogueTile, ElementC, "
+       << (plan.dResult >= 0 ? "ElementD" : "cutlass::bfloat16_t") << ", EpilogueSchedule>())::StagesC;\n";
   bool rowStats = plan.rowStats();
   if (rowStats)
     os << "  // Row sums of A taken from its shared-memory tiles by the consumer warps of a tile.\n"
@@ -753,9 +782,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
                                                    : "coda::rt::GlobalLoad<" + t + ">");
       break;
     case OperandRole::Tiled: {
-      std::string period =
-          std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
-      nodes.push_back("coda::rt::GlobalLoad<" + t + ", " + period + ">");
+      std::string period = std::to_string(periodOf(op, i));
+      nodes.push_back(tableByTma(op, i, plan, config, options)
+                          ? "coda::rt::TableLoad<kLoadStages, EpilogueTile, " + t + ", " + period + ">"
+                          : "coda::rt::GlobalLoad<" + t + ", " + period + ">");
       break;
     }
     }
@@ -824,6 +854,9 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   if (plan.halvesResult >= 0)
     os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kHalvesStages,\n"
           "                \"the HalvesStore's stages are the collective's store stages\");\n";
+  if (tables)
+    os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesC == kLoadStages,\n"
+          "                \"a TableLoad's stages are the collective's load stages\");\n";
   // The stages fill the shared memory the epilogue (and the row sums' buffer) leave.
   os << R"cu(  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
@@ -971,7 +1004,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   std::set<int64_t> periods;
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     if (op.getRole(i) == OperandRole::Tiled)
-      periods.insert(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
+      periods.insert(periodOf(op, i));
   if (std::optional<uint64_t> head = op.getHalves())
     periods.insert(*head);
   for (int64_t period : periods)
@@ -998,6 +1031,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     if (plan.sourceOperand >= 0)
       os << " || n % K::kAlignD != 0 || !coda_aligned(operand" << plan.sourceOperand << ")";
   }
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    if (tableByTma(op, i, plan, config, options))
+      os << " || !coda_aligned(operand" << i << ")";
   os << ")\n    return CODA_MISALIGNED;\n";
   os << "  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});\n";
   os << "  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});\n";
@@ -1059,11 +1095,11 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     case OperandRole::Matrix:
       nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}" : "{" + ptr + ", n}");
       break;
-    case OperandRole::Tiled: {
-      std::string t = std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back());
-      nodeArgs.push_back("{" + ptr + ", " + t + "}");
+    case OperandRole::Tiled:
+      nodeArgs.push_back(tableByTma(op, i, plan, config, options)
+                             ? "{" + ptr + "}"
+                             : "{" + ptr + ", " + std::to_string(periodOf(op, i)) + "}");
       break;
-    }
     }
   }
   for (unsigned s = 0, e = plan.streams.size(); s < e; ++s)
@@ -1247,7 +1283,7 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
     case OperandRole::Col: shape = "{n}"; break;
     case OperandRole::Matrix: shape = "{m, n}"; break;
     case OperandRole::Tiled:
-      shape = "{m, " + std::to_string(cast<ShapedType>(op.getExtras()[i].getType()).getShape().back()) + "}";
+      shape = "{m, " + std::to_string(periodOf(op, i)) + "}";
       break;
     case OperandRole::RowSum:
     case OperandRole::RowSumSq:

@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 
 namespace mlir::coda {
@@ -36,6 +38,9 @@ struct KernelConfig {
   static constexpr int kDefaultSwizzle = 8;
   /// Split-K runs on the stream-K scheduler, checked on the GPU without a swizzle only.
   int defaultSwizzle() const { return splits > 1 ? 1 : kDefaultSwizzle; }
+  /// CUTLASS's automatic epilogue subtile for 16-bit outputs (what EpilogueTileAuto picks).
+  int epilogueTileM() const { return std::min(tileM, pingpong ? 64 : 128); }
+  int epilogueTileN() const { return std::gcd(std::min(tileN, 32), tileN); }
 
   // "128x256x64 cluster 2x1 cooperative raster heuristic" (+ " split S", " swizzle S" where
   // not the default)

@@ -1,7 +1,7 @@
 // Host check of coda::rt::HalvesStore's layouts (no GPU needed): every accumulator element of a
 // pairwise(rotate, halves P) kernel, found through the CTA tile and epilogue subtile the way the
 // node's callbacks find it, lands where the halves go, once; the shared-memory subtile keeps each
-// half contiguous. Prints "ok" or the first mismatch.
+// half contiguous, in 32-byte swizzled rows. Prints "ok" or the first mismatch.
 // The headers an emitted file includes before coda's runtime.
 #include "cutlass/cutlass.h"
 #include "cute/tensor.hpp"
@@ -13,6 +13,7 @@
 #include "coda/Runtime/Epilogue.cuh"
 
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 template <int TileM, int EpiM> static int check(int M, int N, long long ld) {
@@ -51,8 +52,11 @@ template <int TileM, int EpiM> static int check(int M, int N, long long ld) {
         std::printf("element (%d, %d) written %d times\n", row, col, hits[size_t(row) * ld + col]);
         return 1;
       }
-  // The subtile in shared memory: column 2q' + s at s * EpiN/2 + q'.
-  typename Node::SmemLayoutTma smem;
+  // The subtile in shared memory: column 2q' + s at s * EpiN/2 + q' of row i, each half a
+  // 32-byte row swizzled as TMA's 32-byte swizzle moves it.
+  static_assert(std::is_same_v<decltype(get_swizzle_portion(typename Node::SmemLayoutTma{})),
+                               Swizzle<1, 4, 3>>);
+  auto smem = get_nonswizzle_portion(typename Node::SmemLayoutTma{});
   for (int i = 0; i < EpiM; ++i)
     for (int j = 0; j < EpiN; ++j)
       if (smem(i, j) != i * EpiN + j % 2 * (EpiN / 2) + j / 2) {
