@@ -2,7 +2,7 @@
 // each head of 128 so that the rotated pair (d, d + 64) sits at columns (2d, 2d + 1), and the
 // tables alike (column 2d + o holds the entry of column d + 64 o). `halves 128` writes each
 // pair's two values back to columns d and d + 64 of its head: q comes out in the original order.
-// The tables are bf16, as a bf16 model's are (the CUDA backend reads them through TMA).
+// The tables are bf16, as a bf16 model's are (ping-pong kernels read them through TMA).
 func.func @main(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>,
     %cos: tensor<256x128xbf16>, %sin: tensor<256x128xbf16>) -> tensor<256x1024xbf16> {
   %q = coda.gemm %x, %w transpose_b pairwise(rotate, halves 128) : tensor<256x512xbf16>, tensor<1024x512xbf16>

@@ -94,7 +94,7 @@ def rope(m, n, k, tables=torch.float32):
 
 def rope_halves(m, n, k):
     """rope's pairs, each written back into its head's halves (columns d and d + 64), from bf16
-    tables (read through TMA)."""
+    tables (read through TMA in ping-pong tiles)."""
     inputs, [pairs] = rope(m, n, k, tables=torch.bfloat16)
     return inputs, [pairs.view(m, n // 128, 64, 2).transpose(2, 3).reshape(m, n)]
 

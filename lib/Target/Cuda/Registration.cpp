@@ -30,8 +30,8 @@ void mlir::coda::registerToCudaTranslation() {
       "tma-tables",
       llvm::cl::desc("With --coda-to-cuda: read 16-bit tiled operands ([M, P] tables such as "
                      "RoPE's cos and sin) through TMA into shared memory ahead of the epilogue (default; "
-                     "where the CTA tile is a whole number of periods wide). =false: each thread "
-                     "loads its elements"),
+                     "in ping-pong kernels whose CTA tile is a whole number of periods wide). "
+                     "=false: each thread loads its elements"),
       llvm::cl::init(true));
   static llvm::cl::opt<bool> overlapRows(
       "overlap-rows",

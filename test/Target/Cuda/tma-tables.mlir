@@ -1,16 +1,27 @@
 // --tma-tables (the default): a 16-bit tiled operand (an [M, P] table such as RoPE's cos and
-// sin) is read through TMA: coda::rt::TableLoad, CUTLASS's AuxLoad over the [M, P] table with
-// each CTA tile's columns taken mod P, its stages the collective's load stages. Tables of fp32,
-// periods no CTA tile is a whole number of, and --tma-tables=false keep per-thread loads
-// (coda::rt::GlobalLoad).
+// sin) of a ping-pong kernel is read through TMA: coda::rt::TableLoad, CUTLASS's AuxLoad over
+// the [M, P] table with each CTA tile's columns taken mod P, its stages the collective's load
+// stages. Cooperative kernels (whose 128-row subtiles' stages would take 32 KB per table from
+// the mainloop), tables of fp32, periods no CTA tile is a whole number of, and
+// --tma-tables=false keep per-thread loads (coda::rt::GlobalLoad).
 
-// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s
-// RUN: coda-translate --coda-to-cuda --tma-tables=false %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=OFF
-// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope.mlir | FileCheck %s --check-prefix=F32
-// RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=PERIOD
+// Each program in a 128x128 ping-pong tile, from a one-entry tuning database.
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir \
+// RUN:   | sed -n 's|^// coda-tuning-key: \(.*\)|{"kernels": {"\1": {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"}}}|p' > %t.halves.json
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope.mlir \
+// RUN:   | sed -n 's|^// coda-tuning-key: \(.*\)|{"kernels": {"\1": {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"}}}|p' > %t.f32.json
+// RUN: coda-translate --coda-to-cuda %s \
+// RUN:   | sed -n 's|^// coda-tuning-key: \(.*\)|{"kernels": {"\1": {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"}}}|p' > %t.period.json
+
+// RUN: coda-translate --coda-to-cuda --tuning-db=%t.halves.json %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s
+// RUN: coda-translate --coda-to-cuda --tuning-db=%t.halves.json --tma-tables=false %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=OFF
+// RUN: coda-translate --coda-to-cuda --tuning-db=%t.f32.json %coda_src/examples/cuda/rope.mlir | FileCheck %s --check-prefix=F32
+// RUN: coda-translate --coda-to-cuda --tuning-db=%t.period.json %s | FileCheck %s --check-prefix=PERIOD
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=COOP
 
 // CHECK-LABEL: // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
-// CHECK:       using EpilogueTile = cute::Shape<cute::_{{64|128}}, cute::_32>;
+// CHECK:       // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic (tuning database)
+// CHECK:       using EpilogueTile = cute::Shape<cute::_64, cute::_32>;
 // CHECK:       using ElementC = void;
 // CHECK-NEXT:  // The tables' TMA loads go through the collective's load pipeline: its stages.
 // CHECK-NEXT:  static constexpr int kLoadStages = decltype(cutlass::epilogue::collective::detail::
@@ -29,12 +40,19 @@
 // OFF:         !coda_aligned(result0))
 // OFF:         args.epilogue.thread = {{[{]}}{static_cast<const cutlass::bfloat16_t *>(operand0), 128}, {static_cast<const cutlass::bfloat16_t *>(operand1), 128}, {},
 
+// F32:         // configuration: 128x128x64 cluster 2x1 pingpong
 // F32-NOT:     TableLoad
 // F32:         coda::rt::GlobalLoad<float, 128>,  // 0
 // F32-NEXT:    coda::rt::GlobalLoad<float, 128>,  // 1
 
-// A period of 96 columns: neither CTA tile width (128, 256) is a whole number of periods.
+// The example's own tile (the model's choice) is cooperative.
+// COOP:         // configuration: {{[0-9]+}}x{{[0-9]+}}x64 cluster {{[0-9]}}x{{[0-9]}} cooperative
+// COOP-NOT:     TableLoad
+// COOP:         coda::rt::GlobalLoad<cutlass::bfloat16_t, 128>,  // 0
+
+// A period of 96 columns: no CTA tile width (128 here) is a whole number of periods.
 // PERIOD-LABEL: // period96_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
+// PERIOD:       // configuration: 128x128x64 cluster 2x1 pingpong
 // PERIOD-NOT:   TableLoad
 // PERIOD:       coda::rt::GlobalLoad<cutlass::bfloat16_t, 96>,  // 0
 // PERIOD:       if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 96 != 0)

@@ -21,9 +21,9 @@ struct CudaEmitterOptions {
   /// are staged and copied into place.
   bool tmaHalves = true;
   /// Read a 16-bit tiled operand (an [M, P] table such as RoPE's cos and sin) through TMA into
-  /// shared memory, pipelined by the epilogue's producer warp (coda::rt::TableLoad), where the
-  /// CTA tile is a whole number of periods wide; otherwise, or when false, each thread loads
-  /// its elements (coda::rt::GlobalLoad).
+  /// shared memory, pipelined by the epilogue's producer warp (coda::rt::TableLoad), in
+  /// ping-pong kernels whose CTA tile is a whole number of periods wide; otherwise, or when
+  /// false, each thread loads its elements (coda::rt::GlobalLoad).
   bool tmaTables = true;
   /// A row reduction whose results only the next kernel reads (as row operands) hands them over
   /// a row block at a time while that kernel runs beside it (coda/Runtime/Overlap.cuh).
