@@ -241,7 +241,7 @@ struct TableLoad
   CUTLASS_DEVICE auto
   get_producer_load_callbacks(cutlass::epilogue::fusion::detail::ProducerLoadArgs<Args...> const &args) {
     using namespace cute;
-    auto [M, N, K, L] = args.problem_shape_mnkl;
+    auto M = get<0>(args.problem_shape_mnkl), L = get<3>(args.problem_shape_mnkl);
     constexpr int TileM = size<0>(decltype(args.tile_shape_mnk){});
     constexpr int TileN = size<1>(decltype(args.tile_shape_mnk){});
     static_assert(TileN % P == 0, "the CTA tile must be a whole number of periods wide");
@@ -326,13 +326,12 @@ template <int Stages, class EpilogueTile, class Element, int P> struct HalvesSto
 
   // Shared memory holds a subtile as 2·EpiM rows of EpiN/2 columns, row 2i + s holding half s
   // of the subtile's row i: TMA moves each half as one contiguous box row. Those rows are
-  // swizzled in 16-byte units as TMA's 32-byte swizzle moves them (the span must be the box
-  // row): a warp's element-wise stores into eight rows meet two to a bank instead of four, on
-  // the path the mainloop's shared-memory reads share.
+  // swizzled in 16-byte units by the TMA swizzle as wide as a row (32 bytes for 16-bit results;
+  // a wider one over narrower box rows wrote garbage): a warp's element-wise stores into eight
+  // rows meet two to a bank instead of four, on the path the mainloop's shared-memory reads share.
   using HalfRows = decltype(cutlass::epilogue::collective::detail::sm90_get_epilogue_smem_swizzle_layout_atom<
                             cute::Stride<int64_t, cute::_1, int64_t>, Element,
                             cute::Shape<cute::Int<2 * EpiM>, cute::Int<EpiN / 2>>>());
-  static_assert(EpiN / 2 * sizeof(Element) == 32, "a half row is one 32-byte swizzle span");
   // (row i, column (s, q')) -> half row 2i + s, column q' (a column-major index into the rows)
   using HalfColumns = cute::Shape<cute::_2, cute::Int<EpiN / 2>>;
   using HalfStrides = cute::Stride<cute::_1, cute::Int<2 * EpiM>>;

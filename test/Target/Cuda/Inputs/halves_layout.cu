@@ -1,7 +1,7 @@
 // Host check of coda::rt::HalvesStore's layouts (no GPU needed): every accumulator element of a
 // pairwise(rotate, halves P) kernel, found through the CTA tile and epilogue subtile the way the
 // node's callbacks find it, lands where the halves go, once; the shared-memory subtile keeps each
-// half contiguous, in 32-byte swizzled rows. Prints "ok" or the first mismatch.
+// half contiguous, in swizzled rows. Prints "ok" or the first mismatch.
 // The headers an emitted file includes before coda's runtime.
 #include "cutlass/cutlass.h"
 #include "cute/tensor.hpp"
@@ -16,12 +16,12 @@
 #include <type_traits>
 #include <vector>
 
-template <int TileM, int EpiM> static int check(int M, int N, long long ld) {
+template <int TileM, int EpiM, class Element = cutlass::bfloat16_t>
+static int check(int M, int N, long long ld) {
   constexpr int P = 128, TileN = P, EpiN = 32;
-  using Node = coda::rt::HalvesStore<2, cute::Shape<cute::Int<EpiM>, cute::Int<EpiN>>,
-                                     cutlass::bfloat16_t, P>;
+  using Node = coda::rt::HalvesStore<2, cute::Shape<cute::Int<EpiM>, cute::Int<EpiN>>, Element, P>;
   using namespace cute;
-  std::vector<cutlass::bfloat16_t> buffer(size_t(M) * ld);
+  std::vector<Element> buffer(size_t(M) * ld);
   auto out = Node::viewOf(buffer.data(), M, N, ld);
   std::vector<int> hits(buffer.size(), 0);
   for (int tm = 0; tm < (M + TileM - 1) / TileM; ++tm)
@@ -52,10 +52,11 @@ template <int TileM, int EpiM> static int check(int M, int N, long long ld) {
         std::printf("element (%d, %d) written %d times\n", row, col, hits[size_t(row) * ld + col]);
         return 1;
       }
-  // The subtile in shared memory: column 2q' + s at s * EpiN/2 + q' of row i, each half a
-  // 32-byte row swizzled as TMA's 32-byte swizzle moves it.
+  // The subtile in shared memory: column 2q' + s at s * EpiN/2 + q' of row i, each half a row
+  // swizzled by the TMA swizzle as wide as it (32 bytes of bf16, 64 of fp32).
+  using RowSwizzle = std::conditional_t<sizeof(Element) == 2, Swizzle<1, 4, 3>, Swizzle<2, 4, 3>>;
   static_assert(std::is_same_v<decltype(get_swizzle_portion(typename Node::SmemLayoutTma{})),
-                               Swizzle<1, 4, 3>>);
+                               RowSwizzle>);
   auto smem = get_nonswizzle_portion(typename Node::SmemLayoutTma{});
   for (int i = 0; i < EpiM; ++i)
     for (int j = 0; j < EpiN; ++j)
@@ -67,9 +68,11 @@ template <int TileM, int EpiM> static int check(int M, int N, long long ld) {
 }
 
 int main() {
-  // Ping-pong (64-row subtiles) and cooperative (128-row) tiles; ragged M, padded rows.
+  // Ping-pong (64-row subtiles) and cooperative (128-row) tiles; ragged M, padded rows; an fp32
+  // result (64-byte half rows).
   if (check<128, 64>(256, 512, 512) || check<128, 64>(129, 896, 1024) ||
-      check<128, 128>(200, 384, 384) || check<256, 128>(300, 256, 264))
+      check<128, 128>(200, 384, 384) || check<256, 128>(300, 256, 264) ||
+      check<128, 64, float>(129, 896, 1024))
     return 1;
   std::printf("ok\n");
   return 0;
