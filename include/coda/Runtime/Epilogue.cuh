@@ -65,8 +65,8 @@ template <class Args> CUTLASS_DEVICE auto fragmentCoords(Args const &args) {
 }
 
 /// Members every node without device-side state shares.
-struct NodeBase {
-  struct SharedStorage {};
+/// The host side of a node that any arguments suit and that needs no workspace.
+struct NoWorkspace {
   template <class ProblemShape, class Arguments>
   static bool can_implement(ProblemShape const &, Arguments const &) { return true; }
   template <class ProblemShape, class Arguments>
@@ -76,6 +76,10 @@ struct NodeBase {
                                               cudaStream_t, cutlass::CudaHostAdapter * = nullptr) {
     return cutlass::Status::kSuccess;
   }
+};
+
+struct NodeBase : NoWorkspace {
+  struct SharedStorage {};
   CUTLASS_DEVICE bool is_producer_load_needed() const { return false; }
   CUTLASS_DEVICE bool is_C_load_needed() const { return false; }
   template <class... Args>
@@ -205,10 +209,15 @@ struct TableLoad
                    cute::Stride<int64_t, cute::_1, int64_t>, Element, EpilogueTile>()),
           decltype(cutlass::epilogue::collective::detail::sm90_get_smem_load_op_for_source<
                    cute::Stride<int64_t, cute::_1, int64_t>, Element, EpilogueTile>()),
-          128 / cutlass::sizeof_bits_v<Element>, /*EnableNullptr=*/false> {
+          128 / cutlass::sizeof_bits_v<Element>, /*EnableNullptr=*/false>,
+      NoWorkspace {
   using Base = typename TableLoad::Sm90AuxLoad;
   using Base::Base;
   using Params = typename Base::Params;
+  // Its own Arguments (the base's take a stride), which the base's would not accept.
+  using NoWorkspace::can_implement;
+  using NoWorkspace::get_workspace_size;
+  using NoWorkspace::initialize_workspace;
   static_assert(P * sizeof(Element) % 16 == 0, "TMA moves rows of whole 16-byte units");
   static_assert(P % cute::size<1>(EpilogueTile{}) == 0,
                 "an epilogue subtile must lie inside one period of the table");
@@ -216,15 +225,6 @@ struct TableLoad
   struct Arguments {
     Element const *ptr = nullptr;
   };
-  template <class ProblemShape>
-  static bool can_implement(ProblemShape const &, Arguments const &) { return true; }
-  template <class ProblemShape>
-  static size_t get_workspace_size(ProblemShape const &, Arguments const &) { return 0; }
-  template <class ProblemShape>
-  static cutlass::Status initialize_workspace(ProblemShape const &, Arguments const &, void *,
-                                              cudaStream_t, cutlass::CudaHostAdapter * = nullptr) {
-    return cutlass::Status::kSuccess;
-  }
   template <class ProblemShape>
   static Params to_underlying_arguments(ProblemShape const &problem, Arguments const &args, void *) {
     auto [M, N, K, L] = cute::append<4>(problem, 1);

@@ -670,6 +670,8 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   std::string traits = (name + "_kernel").str();
   std::string inElem = *cutlassElement(op.getA().getType().getElementType());
   std::string dElem = plan.dResult >= 0 ? plan.results[plan.dResult].element : "void";
+  // The element CUTLASS's collective takes D to be when the kernel has none (coda::rt::WithoutD).
+  const char *noDElement = "cutlass::bfloat16_t";
 
   os << "// " << name << ": A" << (op.getTransposeA() ? "ᵀ" : "") << " · B"
      << (op.getTransposeB() ? "ᵀ" : "");
@@ -743,7 +745,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     os << "  // The tables' TMA loads go through the collective's load pipeline: its stages.\n"
           "  static constexpr int kLoadStages = decltype(cutlass::epilogue::collective::detail::\n"
           "      sm90_get_tma_dispatch_policy<TileShape, EpilogueTile, ElementC, "
-       << (plan.dResult >= 0 ? "ElementD" : "cutlass::bfloat16_t") << ", EpilogueSchedule>())::StagesC;\n";
+       << (plan.dResult >= 0 ? "ElementD" : noDElement) << ", EpilogueSchedule>())::StagesC;\n";
   bool rowStats = plan.rowStats();
   if (rowStats)
     os << "  // Row sums of A taken from its shared-memory tiles by the consumer warps of a tile.\n"
@@ -842,7 +844,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
                   ", float, cutlass::FloatRoundStyle::round_to_nearest>");
   edges.push_back("cute::seq<" + rootEdges + ">");
 
-  os << "  using EVT = " << (plan.dResult < 0 ? "coda::rt::WithoutD<cutlass::bfloat16_t, " : "")
+  os << "  using EVT = " << (plan.dResult < 0 ? "coda::rt::WithoutD<" + std::string(noDElement) + ", " : "")
      << fusion << "Sm90TopologicalVisitor<float, cute::tuple<\n";
   for (auto [i, edge] : llvm::enumerate(edges))
     os << "      " << edge << (i + 1 == edges.size() ? ">,\n" : ",\n");
