@@ -147,6 +147,16 @@ def rmsnorm_block():
     return (x, w_o, res, gamma, w_qkv), [h, y]
 
 
+def rmsnorm_output(m, n, k):
+    """A function of rmsnorm_output.mlir: h = res + x·Wᵀ, then y = h · rsqrt(Σh²/N + ε) · γ from
+    the stored (bf16) h, which the kernel runs as its row pass."""
+    x, w, res = bf16(m, k), bf16(n, k), bf16(m, n)
+    gamma = (1 + 0.1 * torch.randn(n, device="cuda")).to(torch.bfloat16)
+    h = res.float() + acc_of(x, w)
+    r = torch.rsqrt((h * h).sum(1, keepdim=True) / n + 1e-5)
+    return (x, w, res, gamma), [h, h.to(torch.bfloat16).float() * r * gamma.float()]
+
+
 def interleave_rows():
     gate, up = bf16(96, 64), bf16(96, 64)
     return (gate, up), [torch.stack([gate, up], 1).reshape(192, 64).float()]
@@ -166,7 +176,12 @@ def layernorm_weights():
 
 
 # Examples whose functions run through their launchers (`<func>_run`, bound as `<func>`).
+ROW_OUTPUTS = [("main", lambda: rmsnorm_output(512, 1024, 512)),
+               ("ragged", lambda: rmsnorm_output(1000, 1000, 136)),
+               ("tall", lambda: rmsnorm_output(8191, 4096, 256))]
 FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnorm_block)],
+             "rmsnorm_output": ROW_OUTPUTS,
+             "rmsnorm_output_row_pass": ROW_OUTPUTS,
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 
@@ -179,12 +194,17 @@ def adapt(name, shape):
     return m, n, k
 
 
+# Examples emitted once more with other coda-translate options: name -> (example, options).
+VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"])}
+
+
 def emit(name, args):
     cu = os.path.join(args.out, f"{name}.cu")
     translate = os.path.join(args.build, "bin", "coda-translate")
+    example, options = VARIANTS.get(name, (name, []))
     if os.path.exists(translate):
-        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding",
-                        os.path.join(ROOT, "examples", "cuda", f"{name}.mlir"), "-o", cu],
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", *options,
+                        os.path.join(ROOT, "examples", "cuda", f"{example}.mlir"), "-o", cu],
                        check=True)
     elif not os.path.exists(cu):
         sys.exit(f"check_examples: no {translate} and no {cu}")

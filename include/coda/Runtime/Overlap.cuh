@@ -159,21 +159,21 @@ CUTLASS_DEVICE void awaitRows(unsigned const *done, unsigned want) {
   }
 }
 
-/// An epilogue node that reads per-row values (CUTLASS's Sm90ColBroadcast) and, given a `done`
-/// array, first waits until the rows of its tile are complete.
-template <class Node> struct AwaitedRows : Node {
+/// A node around `Node` with parameters of its own (`Extra`, given after Node's arguments) for
+/// its callbacks; its host side is Node's.
+template <class Node, class Extra> struct NodeWith : Node {
   struct Arguments {
     typename Node::Arguments node;
-    unsigned const *done = nullptr;
+    Extra extra{};
   };
   struct Params {
     typename Node::Params node;
-    unsigned const *done;
+    Extra extra;
   };
   template <class ProblemShape>
   static constexpr Params to_underlying_arguments(ProblemShape const &problem,
                                                   Arguments const &args, void *workspace) {
-    return {Node::to_underlying_arguments(problem, args.node, workspace), args.done};
+    return {Node::to_underlying_arguments(problem, args.node, workspace), args.extra};
   }
   template <class ProblemShape>
   static bool can_implement(ProblemShape const &problem, Arguments const &args) {
@@ -190,11 +190,16 @@ template <class Node> struct AwaitedRows : Node {
     return Node::initialize_workspace(problem, args.node, workspace, stream, adapter);
   }
 
-  CUTLASS_HOST_DEVICE AwaitedRows() {}
-  CUTLASS_HOST_DEVICE AwaitedRows(Params const &params,
-                                  typename Node::SharedStorage const &shared)
-      : Node(params.node, shared), done(params.done) {}
-  unsigned const *done = nullptr;
+  CUTLASS_HOST_DEVICE NodeWith() {}
+  CUTLASS_HOST_DEVICE NodeWith(Params const &params, typename Node::SharedStorage const &shared)
+      : Node(params.node, shared), extra(params.extra) {}
+  Extra extra{};
+};
+
+/// An epilogue node that reads per-row values (CUTLASS's Sm90ColBroadcast) and, given a `done`
+/// array (its extra parameter), first waits until the rows of its tile are complete.
+template <class Node> struct AwaitedRows : NodeWith<Node, unsigned const *> {
+  using NodeWith<Node, unsigned const *>::NodeWith;
 
   template <class Inner> struct Callbacks : Inner {
     CUTLASS_DEVICE Callbacks(Inner &&inner, unsigned const *done, unsigned want)
@@ -215,6 +220,7 @@ template <class Node> struct AwaitedRows : Node {
     int tileM = int(cute::get<0>(args.tile_shape_mnk));
     int m = int(cute::get<0>(args.tile_coord_mnkl));
     int rows = int(cute::get<0>(args.problem_shape_mnkl)) - m * tileM;
+    unsigned const *done = this->extra;
     return Callbacks<decltype(inner)>(static_cast<decltype(inner) &&>(inner),
                                       done && rows > 0 ? done + m : nullptr,
                                       unsigned(rows < tileM ? rows : tileM));

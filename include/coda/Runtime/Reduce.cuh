@@ -82,6 +82,14 @@ template <Combiner C, class P> __device__ __forceinline__ P combine(P a, P b) {
     return combineLse(a, b);
 }
 
+/// The reduction's value from its combined partial: a log-sum-exp's is m + log s.
+template <Combiner C, class P> __device__ __forceinline__ float finalValue(P acc) {
+  if constexpr (C == Combiner::Lse)
+    return acc.m + __logf(acc.s);
+  else
+    return acc;
+}
+
 template <Combiner C, class P>
 __global__ void combinePartials(const P *part, float *out, int count, int tiles, long long pitch,
                                 int group) {
@@ -102,10 +110,29 @@ __global__ void combinePartials(const P *part, float *out, int count, int tiles,
     return;
   for (int r = 1; r < kCombineRows && r < tiles; ++r)
     acc = combine<C>(acc, rows[r][threadIdx.x]);
-  if constexpr (C == Combiner::Lse)
-    out[o] = acc.m + __logf(acc.s);
-  else
-    out[o] = acc;
+  out[o] = finalValue<C>(acc);
+}
+
+/// Output o from its partials in `tiles` tiles (slot t·pitch + o), folded in tile order by one
+/// thread: the row pass (RowPass.cuh) combines a row block's rows this way inside the GEMM.
+template <Combiner C, class P>
+__device__ __forceinline__ float foldPartials(const P *part, int tiles, long long pitch,
+                                              long long o) {
+  // Eight partials in flight at a time, folded in order.
+  constexpr int kAhead = 8;
+  P acc = part[o];
+  for (int t0 = 1; t0 < tiles; t0 += kAhead) {
+    P v[kAhead];
+#pragma unroll
+    for (int j = 0; j < kAhead; ++j)
+      if (t0 + j < tiles)
+        v[j] = part[(t0 + j) * pitch + o];
+#pragma unroll
+    for (int j = 0; j < kAhead; ++j)
+      if (t0 + j < tiles)
+        acc = combine<C>(acc, v[j]);
+  }
+  return finalValue<C>(acc);
 }
 
 template <Combiner C, class P>

@@ -40,6 +40,14 @@ void mlir::coda::registerToCudaTranslation() {
                      "SMs its last wave leaves idle, handing the rows over a row block at a time "
                      "(default). =false runs the two one after the other"),
       llvm::cl::init(true));
+  static llvm::cl::opt<bool> rowPass(
+      "row-pass",
+      llvm::cl::desc("With --coda-to-cuda: run an elementwise linalg.generic that reads a "
+                     "kernel's stored result and its row reductions (a norm's output) inside "
+                     "that kernel, on each tile once its rows are complete (unsplit kernels, "
+                     "8-element steps; experimental: correct on the H200, slower than the pass "
+                     "after the kernel, which is the default)"),
+      llvm::cl::init(false));
   static llvm::cl::opt<bool> wholeWaves(
       "whole-waves",
       llvm::cl::desc("With --coda-to-cuda: run each persistent kernel on the fewest CTAs that "
@@ -64,6 +72,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.tmaHalves = tmaHalves;
         options.tmaTables = tmaTables;
         options.overlapRows = overlapRows;
+        options.rowPass = rowPass;
         options.wholeWaves = wholeWaves;
         options.maxSplits = maxSplits;
         return translateToCuda(op, os, options);

@@ -99,10 +99,16 @@ private:
   enum class LauncherKind { Run, Prepare, RunPrepared };
   LogicalResult emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
                                      ArrayRef<Operation *> preparations);
+  /// What a generic outside the kernels becomes: a kernel; also a row reduction that hands its
+  /// rows to the kernel beside it; or a kernel's row pass (a step's loads and its math, run
+  /// beside the kernel: coda::rt::RowPass).
+  enum class GenericRole { Kernel, Publishing, RowPass };
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                   SmallVectorImpl<Value> &params,
                                   SmallVectorImpl<unsigned> &vectorParams, int64_t &threads,
-                                  bool publishing = false);
+                                  GenericRole role = GenericRole::Kernel);
+  LogicalResult emitRowPass(GemmOp op, StringRef name, const KernelPlan &plan,
+                            linalg::GenericOp generic);
   int64_t emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
                           ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides = {});
   LogicalResult emitScalarOp(Operation &op);
@@ -117,6 +123,8 @@ private:
   /// those of them emitted to wait for its rows instead (unsplit), with their tile M.
   DenseSet<Operation *> rowsAhead;
   DenseMap<Operation *, int> awaiting;
+  /// Kernels that run the linalg.generic after them as their row pass (rowPassOf), and it.
+  DenseMap<Operation *, linalg::GenericOp> rowPasses;
   /// The kernel that `generic` hands its rows to as they are done (one that awaits them).
   GemmOp handsRowsTo(linalg::GenericOp generic);
   /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
@@ -656,6 +664,121 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   return chosen;
 }
 
+static int64_t vectorWidth(linalg::GenericOp generic, bool warp);
+static FailureOr<std::string> bufferElement(Type t);
+static constexpr int64_t kVector = 8;
+
+/// Whether a row pass moves `operand` 16 bytes at a time (it varies along the last loop).
+static bool rowPassVectorized(linalg::GenericOp generic, OpOperand &operand) {
+  return generic.getMatchingIndexingMap(&operand).isFunctionOfDim(generic.getNumLoops() - 1);
+}
+
+/// The linalg.generic that runs beside `op`'s kernel as its row pass (--row-pass,
+/// coda::rt::RowPass), if any: the op after it in its block (past reshapes, empty tensors and
+/// constants), elementwise over op's [M, N] in 8-element steps, that reads of op's results only
+/// a stored one at its own element and at least one row reduction at its row, reads nothing else
+/// made after op, and writes fresh outputs. The kernel must be unsplit, with plain columns (no
+/// pairwise epilogue or halves), and not wait for rows itself (`awaits`: launched behind a
+/// reduction, it could start before the pass's counts are cleared).
+static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const KernelConfig &config,
+                                   bool awaits, const CudaEmitterOptions &options) {
+  if (!options.rowPass || config.splits != 1 || plan.pairwise || op.getHalves() || awaits)
+    return {};
+  Operation *next = op->getNextNode();
+  while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::EmptyOp,
+                         arith::ConstantOp>(next))
+    next = next->getNextNode();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!generic || generic.getNumLoops() != 2 || generic.getNumReductionLoops() != 0 ||
+      generic.getStaticLoopRanges() != SmallVector<int64_t>{op.getM(), op.getN()} ||
+      vectorWidth(generic, false) != kVector)
+    return {};
+  bool extracts = false;
+  generic.walk([&](tensor::ExtractOp) { extracts = true; });
+  if (extracts)
+    return {};
+  for (OpOperand &init : generic.getDpsInitsMutable())
+    if (!init.get().getDefiningOp<tensor::EmptyOp>() ||
+        !generic.getMatchingBlockArgument(&init).use_empty())
+      return {};
+  MLIRContext *ctx = op.getContext();
+  AffineExpr row = getAffineDimExpr(0, ctx), zero = getAffineConstantExpr(0, ctx);
+  bool readsRows = false;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    Value v = input->get();
+    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()))
+      v = v.getDefiningOp()->getOperand(0);
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (v.getDefiningOp() == op.getOperation()) {
+      const ResultPlan &result = plan.results[cast<OpResult>(v).getResultNumber()];
+      bool atRow = result.sink == Sink::Reduce && result.mode.getDim() == ReduceDim::Row &&
+                   map.getNumResults() >= 1 && map.getResult(0) == row &&
+                   llvm::all_of(map.getResults().drop_front(),
+                                [&](AffineExpr e) { return e == zero; });
+      bool atElement = (result.sink == Sink::D || result.sink == Sink::Store) && map.isIdentity();
+      if (!atRow && !atElement)
+        return {};
+      readsRows |= atRow;
+      continue;
+    }
+    // Anything else is there before the kernel runs.
+    Operation *def = v.getDefiningOp();
+    Block *block = def ? def->getBlock() : cast<BlockArgument>(v).getOwner();
+    if (block != op->getBlock() || (def && !def->isBeforeInBlock(op)))
+      return {};
+  }
+  return readsRows ? generic : linalg::GenericOp();
+}
+
+/// The generic's step functions (its loads, its math and stores) and the struct the kernel
+/// runs them through: the generic's operands and the row reductions' combine.
+LogicalResult CudaEmitter::emitRowPass(GemmOp op, StringRef name, const KernelPlan &plan,
+                                       linalg::GenericOp generic) {
+  std::string pass = (name + "_pass").str();
+  SmallVector<Value> params;
+  SmallVector<unsigned> vectorParams;
+  int64_t threads = 0;
+  if (failed(CudaEmitter(os, options)
+                 .emitGenericKernel(generic, pass, params, vectorParams, threads,
+                                    GenericRole::RowPass)))
+    return failure();
+  os << "// " << name << "'s row pass (coda::rt::RowPass): the generic's operands, and the row "
+        "reductions the last tile of a row block combines (their pointers set by the launcher).\n";
+  os << "struct " << pass << " {\n";
+  os << "  static constexpr long long kSteps = " << op.getN() / kVector
+     << "; // 8-element steps per row\n";
+  std::string combine;
+  for (auto [r, result] : llvm::enumerate(plan.results)) {
+    if (result.sink != Sink::Reduce || result.mode.getDim() != ReduceDim::Row)
+      continue;
+    Combiner c = result.mode.getCombiner();
+    std::string partial = c == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float";
+    std::string n = std::to_string(r);
+    os << "  float *rows" << n << " = nullptr; // result #" << n << "\n";
+    os << "  const " << partial << " *part" << n << " = nullptr;\n";
+    os << "  long long pitch" << n << " = 0;\n";
+    combine += "    rows" + n + "[row] = coda::rt::foldPartials<coda::rt::Combiner::" +
+               combinerName(c) + ", " + partial + ">(part" + n + ", tiles, pitch" + n +
+               ", row);\n";
+  }
+  std::string args;
+  unsigned numInputs = generic.getNumDpsInputs();
+  for (auto [i, v] : llvm::enumerate(params)) {
+    os << "  " << (i < numInputs ? "const " : "")
+       << *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) << " *p" << i
+       << " = nullptr;\n";
+    args += ", p" + std::to_string(i);
+  }
+  os << "  using Loaded = " << pass << "_loaded;\n";
+  os << "  __device__ void combine(long long row, int tiles) const {\n" << combine << "  }\n";
+  os << "  __device__ __forceinline__ Loaded load(long long point) const {\n    return " << pass
+     << "_load(point" << args << ");\n  }\n";
+  os << "  __device__ __forceinline__ void finish(long long point, const Loaded &in) const {\n    "
+     << pass << "_finish(point, in" << args << ");\n  }\n";
+  os << "};\n\n";
+  return success();
+}
+
 LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   FailureOr<KernelPlan> planned = planKernel(op);
   if (failed(planned))
@@ -703,6 +826,13 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   bool awaits = rowsAhead.contains(op) && config.splits == 1;
   if (awaits)
     awaiting[op] = config.tileM;
+  // An elementwise generic right after it that needs its rows whole runs beside it.
+  linalg::GenericOp passed = rowPassOf(op, plan, config, awaits, options);
+  if (passed) {
+    if (failed(emitRowPass(op, name, plan, passed)))
+      return failure();
+    rowPasses[op] = passed;
+  }
   os << "struct " << traits << " {\n";
   os << "  using TileShape = cute::Shape<cute::_" << config.tileM << ", cute::_" << config.tileN
      << ", cute::_" << config.tileK << ">;\n";
@@ -844,13 +974,18 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
                   ", float, cutlass::FloatRoundStyle::round_to_nearest>");
   edges.push_back("cute::seq<" + rootEdges + ">");
 
-  os << "  using EVT = " << (plan.dResult < 0 ? "coda::rt::WithoutD<" + std::string(noDElement) + ", " : "")
+  os << "  using " << (passed ? "Dag" : "EVT") << " = "
+     << (plan.dResult < 0 ? "coda::rt::WithoutD<" + std::string(noDElement) + ", " : "")
      << fusion << "Sm90TopologicalVisitor<float, cute::tuple<\n";
   for (auto [i, edge] : llvm::enumerate(edges))
     os << "      " << edge << (i + 1 == edges.size() ? ">,\n" : ",\n");
   for (auto [i, node] : llvm::enumerate(nodes))
     os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
        << "  // " << i << "\n";
+  if (passed)
+    os << "  // After each tile's epilogue: its count for the row pass.\n"
+          "  using EVT = coda::rt::RowPass<Dag, "
+       << name << "_pass>;\n";
   os << "  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
         "      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,\n"
         "      " << epilogueTile << ", float, float, ElementC, LayoutD, kAlignD,\n"
@@ -912,6 +1047,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
                                unsigned numNodes, const KernelConfig &config) {
   std::string traits = (name + "_kernel").str();
   bool contract = plan.pairwise == PairwiseMode::Contract;
+  bool passes = rowPasses.count(op);
   SmallVector<unsigned> reductions;
   for (auto [r, result] : llvm::enumerate(plan.results))
     if (result.sink == Sink::Reduce)
@@ -966,7 +1102,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     emitScheduler();
     if (!reductions.empty())
       os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
-         << name << "_partials(m, n, offsets);\n}\n\n";
+         << name << "_partials(m, n, offsets)"
+         << (passes ? " + coda::rt::rowPassBytes(m, " + traits + "::kTileM)" : "")
+         << ";\n}\n\n";
     else
       os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
   };
@@ -984,8 +1122,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
                      " on device pointers (row-major, leading dimensions lda, ldb for A and B and "
                      "ldd for the first stored result and its init; other results and operands "
                      "packed). Returns a coda_status.\n";
-  // A kernel that can wait for its row operands' rows: the launcher behind the public one also
-  // takes their row blocks' counts (null: ready) and the SMs to run on (0: all).
+  // A kernel that can wait for its row operands' rows, or run a row pass: the launcher behind
+  // the public one also takes their row blocks' counts (null: ready) and the SMs to run on (0:
+  // all), and the row pass's operands (null: none).
   bool awaits = awaiting.contains(op);
   if (awaits) {
     os << "// How a reduction of " << name << "'s rows run just before it shares the GPU with it.\n";
@@ -994,9 +1133,12 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     os << "  typename K::Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, 1, 1}, {}, {}};\n";
     emitScheduler();
     os << "  return coda::rt::rowsOverlap(" << tiling << ");\n}\n\n";
+  }
+  if (awaits || passes) {
     os << "static int " << name << "_launch(";
     llvm::interleaveComma(launcherParams(op), os);
-    os << ", const unsigned *rowsDone, int sms) {\n";
+    os << (awaits ? ", const unsigned *rowsDone, int sms" : "")
+       << (passes ? ", const " + name.str() + "_pass *pass" : "") << ") {\n";
   } else {
     os << runs << "extern \"C\" int " << name << "(";
     llvm::interleaveComma(launcherParams(op), os);
@@ -1072,8 +1214,27 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));\n";
   if (!reductions.empty()) {
     os << "  size_t offsets[" << reductions.size() << "];\n";
-    os << "  " << name << "_partials(m, n, offsets);\n";
+    os << "  " << (passes ? "size_t partialBytes = " : "") << name << "_partials(m, n, offsets);\n";
     os << "  char *partials = static_cast<char *>(workspace) + gemmBytes;\n";
+  }
+  if (passes) {
+    os << "  // The row pass (none without `pass`): the generic's operands, the row reductions' "
+          "partials and results, and its counts after the partials.\n";
+    os << "  " << name << "_pass rowPass{};\n  coda::rt::RowPassState rowPassState{};\n";
+    os << "  if (pass) {\n    rowPass = *pass;\n";
+    for (auto [i, r] : llvm::enumerate(reductions)) {
+      ResultModeAttr mode = plan.results[r].mode;
+      if (mode.getDim() != ReduceDim::Row)
+        continue;
+      std::string n = std::to_string(r);
+      os << "    rowPass.rows" << n << " = static_cast<float *>(result" << n << ");\n";
+      os << "    rowPass.part" << n << " = reinterpret_cast<const "
+         << (mode.getCombiner() == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float")
+         << " *>(partials + offsets[" << i << "]);\n";
+      os << "    rowPass.pitch" << n << " = (m + K::kTileM - 1) / K::kTileM * K::kTileM;\n";
+    }
+    os << "    rowPassState = coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, "
+          "stream);\n  }\n";
   }
   // The DAG's arguments, node by node.
   SmallVector<std::string> nodeArgs;
@@ -1127,9 +1288,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   nodeArgs.push_back("{}");
   assert(nodeArgs.size() == numNodes && "one argument per DAG node");
   (void)numNodes;
-  os << "  args.epilogue.thread = {";
+  os << "  args.epilogue.thread = {" << (passes ? "{" : "");
   llvm::interleaveComma(nodeArgs, os);
-  os << "};\n";
+  os << (passes ? "}, {rowPass, rowPassState}" : "") << "};\n";
   // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take (or
   // the SMs a reduction beside the kernel leaves it).
   std::string waves = "coda::rt::wholeWaves(" + tiling + ")";
@@ -1149,8 +1310,13 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   if (halves)
     os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
        << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+  if (passes)
+    os << "  // The generic beside the kernel, on the SMs it leaves, a row block at a time.\n"
+          "  if (pass && coda::rt::launchRowPassBeside(rowPass, rowPassState, m, n, K::kTileM, "
+          "K::kTileN, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
   if (!reductions.empty()) {
-    os << "  // Combine the partials of every row (column) in tile order: deterministic.\n";
+    os << "  // Combine the partials of every row (column) in tile order: deterministic"
+       << (passes ? "; with a row pass, the kernel combines the rows'" : "") << ".\n";
     os << "  long long tilesM = (m + K::kTileM - 1) / K::kTileM, tilesN = (n + K::kTileN - 1) / K::kTileN;\n";
     reductionIndex = 0;
     for (unsigned r : reductions) {
@@ -1158,7 +1324,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       Combiner c = mode.getCombiner();
       std::string partial = c == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float";
       bool row = mode.getDim() == ReduceDim::Row;
-      os << "  if (coda::rt::launchCombine<coda::rt::Combiner::" << combinerName(c) << ", " << partial
+      os << "  if (" << (passes && row ? "!pass && " : "") << "coda::rt::launchCombine<coda::rt::Combiner::" << combinerName(c) << ", " << partial
          << ">(partials + offsets[" << reductionIndex++ << "], static_cast<float *>(result" << r
          << "), " << (row ? "m" : (contract ? "n / 2" : "n")) << ", "
          << (row ? "int(tilesN)" : "int(tilesM)") << ", "
@@ -1168,7 +1334,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     }
   }
   os << "  return CODA_OK;\n}\n\n";
-  if (awaits) {
+  if (awaits || passes) {
     os << runs << "extern \"C\" int " << name << "(";
     SmallVector<std::string> params = launcherParams(op), args;
     llvm::interleaveComma(params, os);
@@ -1176,7 +1342,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       args.push_back(p.substr(p.find_last_of(" *") + 1));
     os << ") {\n  return " << name << "_launch(";
     llvm::interleaveComma(args, os);
-    os << ", nullptr, 0);\n}\n\n";
+    os << (awaits ? ", nullptr, 0" : "") << (passes ? ", nullptr" : "") << ");\n}\n\n";
   }
 
   os << "// Bytes of device memory " << name << " needs as its workspace.\n";
@@ -1570,7 +1736,6 @@ static std::string combineExpr(const WarpCombine &c, const std::string &a, const
 /// that depends on that dimension has it, alone, as its contiguous last index, in a float
 /// type, with a last dimension (hence every row offset) a multiple of 8; else 1. Elementwise
 /// generics and warp reductions only.
-static constexpr int64_t kVector = 8;
 static int64_t vectorWidth(linalg::GenericOp generic, bool warp) {
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
@@ -1601,7 +1766,7 @@ static int64_t vectorWidth(linalg::GenericOp generic, bool warp) {
 LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                              SmallVectorImpl<Value> &params,
                                              SmallVectorImpl<unsigned> &vectorParams,
-                                             int64_t &threads, bool publishing) {
+                                             int64_t &threads, GenericRole role) {
   names.clear();
   nextName = 0;
   Block &body = *generic.getBlock();
@@ -1635,10 +1800,13 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     if (iterators[d] == utils::IteratorType::parallel)
       points *= ranges[d];
 
+  bool rowPass = role == GenericRole::RowPass;
   os << "// " << name << ": a linalg.generic over [";
   llvm::interleaveComma(ranges, os);
-  os << "] outside the kernels" << (width > 1 ? ", 8 elements of the last dimension per step" : "")
-     << ".\n";
+  os << "] " << (rowPass ? "run beside the kernel before it, a row block at a time once its rows "
+                           "are complete (the kernel's row pass)"
+                         : "outside the kernels")
+     << (width > 1 ? ", 8 elements of the last dimension per step" : "") << ".\n";
   unsigned numInputs = generic.getNumDpsInputs() + captured.size();
   std::string paramList, argList;
   for (auto [i, v] : llvm::enumerate(params)) {
@@ -1649,31 +1817,24 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   }
   // A reduction that hands its rows to a GEMM beside it reduces a row in a function that both
   // kernels call.
-  publishing = publishing && folds.has_value();
-  if (publishing) {
-    os << "__device__ __forceinline__ void " << name << "_row(long long point, int lane, "
-       << paramList << ") {\n";
-  } else if (folds) {
-    os << "__global__ void " << name << "(" << paramList << ") {\n  // One warp per output point.\n";
-    os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
-    os << "  int lane = threadIdx.x % 32;\n";
-  } else {
-    os << "__global__ void " << name << "(" << paramList
-       << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
-  }
+  bool publishing = role == GenericRole::Publishing && folds.has_value();
   // Threads to launch: a warp per output point, or one per point (per 8 with vectors).
   int64_t units = folds ? points : points / width;
   threads = folds ? points * 32 : units;
-  os << "  if (point >= " << units << "LL) return;\n";
-  int64_t stride = units;
-  for (unsigned d = 0; d < ranges.size(); ++d)
-    if (iterators[d] == utils::IteratorType::parallel) {
-      int64_t range = !folds && d == last ? ranges[d] / width : ranges[d];
-      stride /= range;
-      os << "  long long " << vectorDims[d] << " = point / " << stride << "LL % " << range << "LL"
-         << (!folds && d == last && width > 1 ? " * " + std::to_string(width) + "LL" : "")
-         << ";\n";
-    }
+  // The point's indices (a row pass's points are all in range).
+  auto emitIndices = [&] {
+    if (!rowPass)
+      os << "  if (point >= " << units << "LL) return;\n";
+    int64_t stride = units;
+    for (unsigned d = 0; d < ranges.size(); ++d)
+      if (iterators[d] == utils::IteratorType::parallel) {
+        int64_t range = !folds && d == last ? ranges[d] / width : ranges[d];
+        stride /= range;
+        os << "  long long " << vectorDims[d] << " = point / " << stride << "LL % " << range
+           << "LL" << (!folds && d == last && width > 1 ? " * " + std::to_string(width) + "LL" : "")
+           << ";\n";
+      }
+  };
   auto operandIndex = [&](OpOperand &operand, ArrayRef<std::string> at) -> FailureOr<std::string> {
     AffineMap map = generic.getMatchingIndexingMap(&operand);
     SmallVector<std::string> indices;
@@ -1696,6 +1857,70 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
                        ? generic->getOpOperand(i)
                        : *generic.getDpsInitOperand(i - numInputs)))
       vectorParams.push_back(i);
+  // An input's 16-byte load at the step's first element.
+  SmallVector<std::pair<unsigned, BlockArgument>> vectorInputs;
+  for (auto [i, input] : llvm::enumerate(generic.getDpsInputOperands()))
+    if (BlockArgument arg = generic.getMatchingBlockArgument(input);
+        width > 1 && !arg.use_empty() && vectorized(*input))
+      vectorInputs.push_back({unsigned(i), arg});
+  auto vectorLoad = [&](unsigned i, BlockArgument arg) -> FailureOr<std::string> {
+    FailureOr<std::string> index = operandIndex(*generic.getDpsInputOperand(i), vectorDims);
+    if (failed(index))
+      return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
+    return "coda::rt::load8(p" + std::to_string(i) + ", " + *index + ")";
+  };
+
+  // A row pass loads its other inputs (a row's statistics, say) with the vectors too.
+  SmallVector<std::pair<unsigned, BlockArgument>> scalarInputs;
+  for (auto [i, input] : llvm::enumerate(generic.getDpsInputOperands()))
+    if (BlockArgument arg = generic.getMatchingBlockArgument(input);
+        rowPass && !arg.use_empty() && !vectorized(*input))
+      scalarInputs.push_back({unsigned(i), arg});
+
+  if (rowPass) {
+    // The step's loads, issued ahead of the math of earlier steps.
+    std::string loaded = (name + "_loaded").str();
+    os << "struct " << loaded << " {\n";
+    for (auto [i, arg] : vectorInputs)
+      os << "  coda::rt::Vec8 " << vectorName(arg) << ";\n";
+    for (auto [i, arg] : scalarInputs) {
+      FailureOr<std::string> type = cType(generic, arg.getType());
+      if (failed(type))
+        return failure();
+      os << "  " << *type << " " << valueName(arg) << ";\n";
+    }
+    os << "};\n";
+    os << "__device__ __forceinline__ " << loaded << " " << name << "_load(long long point, "
+       << paramList << ") {\n";
+    emitIndices();
+    os << "  " << loaded << " in;\n";
+    for (auto [i, arg] : vectorInputs) {
+      FailureOr<std::string> load = vectorLoad(i, arg);
+      if (failed(load))
+        return failure();
+      os << "  in." << vectorName(arg) << " = " << *load << ";\n";
+    }
+    for (auto [i, arg] : scalarInputs) {
+      FailureOr<std::string> index = operandIndex(*generic.getDpsInputOperand(i), vectorDims);
+      if (failed(index))
+        return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
+      os << "  in." << valueName(arg) << " = coda::rt::load(p" << i << ", " << *index << ");\n";
+    }
+    os << "  return in;\n}\n";
+    os << "__device__ __forceinline__ void " << name << "_finish(long long point, const " << loaded
+       << " &in, " << paramList << ") {\n";
+  } else if (publishing) {
+    os << "__device__ __forceinline__ void " << name << "_row(long long point, int lane, "
+       << paramList << ") {\n";
+  } else if (folds) {
+    os << "__global__ void " << name << "(" << paramList << ") {\n  // One warp per output point.\n";
+    os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
+    os << "  int lane = threadIdx.x % 32;\n";
+  } else {
+    os << "__global__ void " << name << "(" << paramList
+       << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+  }
+  emitIndices();
 
   // Running values of the outputs, read only when the body uses them.
   unsigned firstInit = numInputs;
@@ -1730,15 +1955,11 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     }
   // Vector loads at the vector's first element, then one step per element.
   if (width > 1) {
-    for (auto [i, input] : llvm::enumerate(generic.getDpsInputOperands())) {
-      BlockArgument arg = generic.getMatchingBlockArgument(input);
-      if (arg.use_empty() || !vectorized(*input))
-        continue;
-      FailureOr<std::string> index = operandIndex(*input, vectorDims);
-      if (failed(index))
-        return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
-      os << inner << "coda::rt::Vec8 " << vectorName(arg) << " = coda::rt::load8(p" << i << ", "
-         << *index << ");\n";
+    for (auto [i, arg] : vectorInputs) {
+      FailureOr<std::string> load = rowPass ? "in." + vectorName(arg) : vectorLoad(i, arg);
+      if (failed(load))
+        return failure();
+      os << inner << "coda::rt::Vec8 " << vectorName(arg) << " = " << *load << ";\n";
     }
     os << inner << "#pragma unroll\n"
        << inner << "for (int e = 0; e < " << width << "; ++e) {\n";
@@ -1759,6 +1980,7 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
       return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
     os << inner << *type << " " << valueName(arg) << " = "
        << (vectorized(*input) ? vectorName(arg) + ".v[e]"
+           : rowPass          ? "in." + valueName(arg)
                               : "coda::rt::load(p" + std::to_string(i) + ", " + *index + ")")
        << ";\n";
   }
@@ -2117,8 +2339,31 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
       auto rows = handover.find(gemm);
       bool handed = rows != handover.end();
+      linalg::GenericOp passed = rowPasses.lookup(gemm);
       bos << "  // coda.gemm " << name << ".\n";
-      bos << "  if (int s = " << name << (handed ? "_launch(" : "(") << ptr(gemm.getA()) << ", "
+      if (passed) {
+        // The generic's operands: inputs (through reshapes, the same bytes) and its results.
+        bos << "  // The linalg.generic after it runs beside it, as its row pass.\n";
+        bos << "  " << name << "_pass " << name << "_row_pass{};\n";
+        unsigned p = 0;
+        for (OpOperand *input : passed.getDpsInputOperands()) {
+          Value v = input->get();
+          while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()))
+            v = v.getDefiningOp()->getOperand(0);
+          if (rowPassVectorized(passed, *input))
+            requireAligned(ptr(v));
+          bos << "  " << name << "_row_pass.p" << p++ << " = " << ptr(v) << ";\n";
+        }
+        for (auto [init, result] : llvm::zip(passed.getDpsInitsMutable(), passed->getResults())) {
+          if (!buffer.count(result))
+            allocate(result);
+          if (rowPassVectorized(passed, init))
+            requireAligned(ptr(result));
+          bos << "  " << name << "_row_pass.p" << p++ << " = " << ptr(result) << ";\n";
+        }
+      }
+      bool internal = handed || passed;
+      bos << "  if (int s = " << name << (internal ? "_launch(" : "(") << ptr(gemm.getA()) << ", "
           << ptr(gemm.getB());
       for (auto [i, x] : llvm::enumerate(gemm.getExtras()))
         if (!isRowStatistic(gemm.getRole(i)))
@@ -2133,7 +2378,11 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         const std::string &split = rows->second.second;
         bos << ", " << split << ".side > 0 ? " << rows->second.first << " : nullptr, " << split
             << ".sms";
+      } else if (internal && awaiting.contains(gemm)) {
+        bos << ", nullptr, 0";
       }
+      if (passed)
+        bos << ", &" << name << "_row_pass";
       bos << ")) return s;\n";
       scratch.push_back(name + "_workspace_size(" + std::to_string(m) + ", " + std::to_string(n) +
                         ", " + std::to_string(k) + ")");
@@ -2147,6 +2396,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "scratch, stream)) return s;\n";
       scratch.push_back(call.getCallee().str() + "_run_workspace_size()");
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      if (llvm::any_of(rowPasses, [&](auto &pass) { return pass.second == generic; }))
+        continue; // the kernel before it runs it: its row pass
       std::string name = fname + "_g" + std::to_string(generics++);
       SmallVector<Value> params;
       SmallVector<unsigned> vectorParams;
@@ -2154,8 +2405,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       GemmOp consumer = handsRowsTo(generic);
       bool publishing = static_cast<bool>(consumer);
       CudaEmitter genericEmitter(kos, options);
-      if (failed(genericEmitter.emitGenericKernel(generic, name, params, vectorParams, threads,
-                                                  publishing)))
+      if (failed(genericEmitter.emitGenericKernel(
+              generic, name, params, vectorParams, threads,
+              publishing ? GenericRole::Publishing : GenericRole::Kernel)))
         return failure();
       // Outputs start from their init, unless it is fresh.
       for (auto [init, result] : llvm::zip(generic.getDpsInitsMutable(), generic->getResults()))
@@ -2394,6 +2646,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
       CudaEmitter functionEmitter(textStream, options);
       functionEmitter.kernelNames = kernelEmitter.kernelNames;
       functionEmitter.awaiting = kernelEmitter.awaiting;
+      functionEmitter.rowPasses = kernelEmitter.rowPasses;
       functionEmitter.launchers = kernelEmitter.launchers;
       std::string error;
       LogicalResult emitted = success();
@@ -2470,7 +2723,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"cutlass/util/packed_stride.hpp\"\n";
   os << "#include <algorithm>\n";
   os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Overlap.cuh\"\n"
-        "#include \"coda/Runtime/Reduce.cuh\"\n";
+        "#include \"coda/Runtime/Reduce.cuh\"\n#include \"coda/Runtime/RowPass.cuh\"\n";
   os << "#include \"coda/Runtime/RowStats.cuh\"\n";
   os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n\n";
   os << R"cu(enum coda_status {

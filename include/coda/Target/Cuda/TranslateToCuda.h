@@ -28,6 +28,12 @@ struct CudaEmitterOptions {
   /// A row reduction whose results only the next kernel reads (as row operands) hands them over
   /// a row block at a time while that kernel runs beside it (coda/Runtime/Overlap.cuh).
   bool overlapRows = true;
+  /// An elementwise linalg.generic right after a kernel that reads the kernel's stored result
+  /// with its row reductions (a norm's output) runs inside the kernel, on each tile once the
+  /// tile's rows are complete (coda/Runtime/RowPass.cuh), instead of as a pass after it.
+  /// Off by default: on the H200 the kernel's per-thread loads take longer than the pass after
+  /// it (docs/benchmarks.md, ninth session).
+  bool rowPass = false;
   /// Persistent kernels run on the fewest CTAs that take as many waves of tiles as one CTA per
   /// SM would (coda::rt::wholeWaves) instead of on every SM.
   bool wholeWaves = true;
