@@ -730,8 +730,8 @@ static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const Kern
   return readsRows ? generic : linalg::GenericOp();
 }
 
-/// The generic's step functions (its loads, its math and stores) and the struct the kernel
-/// runs them through: the generic's operands and the row reductions' combine.
+/// The generic's step functions (its loads, its math and stores) and the struct that carries
+/// them to the kernel (the row reductions' combine) and to the pass beside it (the steps).
 LogicalResult CudaEmitter::emitRowPass(GemmOp op, StringRef name, const KernelPlan &plan,
                                        linalg::GenericOp generic) {
   std::string pass = (name + "_pass").str();
