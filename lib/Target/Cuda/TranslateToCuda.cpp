@@ -668,9 +668,17 @@ static int64_t vectorWidth(linalg::GenericOp generic, bool warp);
 static FailureOr<std::string> bufferElement(Type t);
 static constexpr int64_t kVector = 8;
 
-/// Whether a row pass moves `operand` 16 bytes at a time (it varies along the last loop).
-static bool rowPassVectorized(linalg::GenericOp generic, OpOperand &operand) {
+/// Whether `operand` varies along the generic's last loop: with 8-element steps, it moves 16
+/// bytes at a time.
+static bool alongLastLoop(linalg::GenericOp generic, OpOperand &operand) {
   return generic.getMatchingIndexingMap(&operand).isFunctionOfDim(generic.getNumLoops() - 1);
+}
+
+/// `v` before any reshapes: the same bytes.
+static Value throughReshapes(Value v) {
+  while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  return v;
 }
 
 /// The linalg.generic that runs beside `op`'s kernel as its row pass (--row-pass,
@@ -705,9 +713,7 @@ static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const Kern
   AffineExpr row = getAffineDimExpr(0, ctx), zero = getAffineConstantExpr(0, ctx);
   bool readsRows = false;
   for (OpOperand *input : generic.getDpsInputOperands()) {
-    Value v = input->get();
-    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()))
-      v = v.getDefiningOp()->getOperand(0);
+    Value v = throughReshapes(input->get());
     AffineMap map = generic.getMatchingIndexingMap(input);
     if (v.getDefiningOp() == op.getOperation()) {
       const ResultPlan &result = plan.results[cast<OpResult>(v).getResultNumber()];
@@ -1846,9 +1852,7 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     }
     return linearIndex(cast<RankedTensorType>(operand.get().getType()), indices);
   };
-  auto vectorized = [&](OpOperand &operand) {
-    return width > 1 && generic.getMatchingIndexingMap(&operand).isFunctionOfDim(last);
-  };
+  auto vectorized = [&](OpOperand &operand) { return width > 1 && alongLastLoop(generic, operand); };
   auto vectorName = [&](Value arg) { return valueName(arg) + "v"; };
   vectorParams.clear();
   for (auto [i, v] : llvm::enumerate(params))
@@ -2347,17 +2351,15 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         bos << "  " << name << "_pass " << name << "_row_pass{};\n";
         unsigned p = 0;
         for (OpOperand *input : passed.getDpsInputOperands()) {
-          Value v = input->get();
-          while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()))
-            v = v.getDefiningOp()->getOperand(0);
-          if (rowPassVectorized(passed, *input))
+          Value v = throughReshapes(input->get());
+          if (alongLastLoop(passed, *input))
             requireAligned(ptr(v));
           bos << "  " << name << "_row_pass.p" << p++ << " = " << ptr(v) << ";\n";
         }
         for (auto [init, result] : llvm::zip(passed.getDpsInitsMutable(), passed->getResults())) {
           if (!buffer.count(result))
             allocate(result);
-          if (rowPassVectorized(passed, init))
+          if (alongLastLoop(passed, init))
             requireAligned(ptr(result));
           bos << "  " << name << "_row_pass.p" << p++ << " = " << ptr(result) << ";\n";
         }
