@@ -27,7 +27,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
                         [--no-compile] [--bf16-epilogues] [--staged-halves] [--global-tables]
-                        [--row-pass] ...
+                        [--row-pass] [--thread-stores] ...
 """
 import argparse
 import concurrent.futures
@@ -188,6 +188,7 @@ VARIANTS = {
     "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),
     "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
     "coda_row_pass": ("_row_pass", "--coda-fuse", ("--row-pass",)),
+    "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
 }
 # The option that adds each variant, and what the variant changes.
 VARIANT_OPTIONS = {
@@ -200,8 +201,10 @@ VARIANT_OPTIONS = {
     "coda_all_sms": ("--all-sms", "one CTA per SM instead of whole waves of tiles"),
     "coda_global_tables": ("--global-tables", "RoPE's tables loaded by each thread instead of "
                            "through TMA"),
-    "coda_row_pass": ("--row-pass", "a norm's output computed inside the kernel (its row pass) "
+    "coda_row_pass": ("--row-pass", "a norm's output computed beside the kernel (its row pass) "
                       "instead of by a pass after it"),
+    "coda_thread_stores": ("--thread-stores", "SwiGLU's contracted output stored by each thread "
+                           "instead of through TMA"),
 }
 
 

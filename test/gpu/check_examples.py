@@ -36,6 +36,9 @@ SMALL = [(7, 264, 136)]
 # Shapes TMA cannot load or store (K = 129, K = 1; N = 7 where N is a row length): the launch
 # must refuse them with a clear error, or, where the kernel can run them, compute them right.
 UNALIGNED = [(8, 7, 64), (8, 64, 129), (8, 64, 1)]
+# Shapes one example must refuse besides: the N/2 columns a pairwise contract stores by TMA
+# (--tma-contract) are 16-byte rows only for N a multiple of 16.
+REFUSED = {"swiglu": [(8, 24, 64)]}
 
 
 def bf16(*shape):
@@ -134,6 +137,7 @@ def layernorm_qkv(m, n, k):
 EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, swiglu, rope,
                                     rope_halves, lm_head_ce, pre_post_activation, expand,
                                     layernorm_qkv]}
+EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
 
 
 def rmsnorm_block():
@@ -187,15 +191,19 @@ FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnor
 
 
 def adapt(name, shape):
-    """RoPE's tables repeat every 128 columns: N rounded up to a multiple of 128."""
+    """RoPE's tables repeat every 128 columns: N rounded down to a multiple of 128. SwiGLU's
+    N/2 columns stored by TMA: N rounded up to a multiple of 16 (still ragged to its tiles)."""
     m, n, k = shape
     if name.startswith("rope"):
         n = max(128, n // 128 * 128)
+    if name == "swiglu":
+        n = (n + 15) // 16 * 16
     return m, n, k
 
 
 # Examples emitted once more with other coda-translate options: name -> (example, options).
-VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"])}
+VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
+            "swiglu_threads": ("swiglu", ["--tma-contract=false"])}
 
 
 def emit(name, args):
@@ -322,6 +330,18 @@ def check_refusals(name, module):
         ok &= good
         print(f"  {name:20s} M={m} N={n} K={k}: ran, rel " + " ".join(f"{e:.1e}" for e in errs) +
               ("" if good else "  FAIL"))
+    for m, n, k in REFUSED.get(name, []):
+        inputs, _ = EXAMPLES[name](m, n, k)
+        try:
+            fn(*inputs)
+            torch.cuda.synchronize()
+            print(f"  {name:20s} M={m} N={n} K={k}: ran  FAIL")
+            ok = False
+        except RuntimeError as e:
+            msg = str(e).splitlines()[0]
+            good = "misaligned" in msg
+            ok &= good
+            print(f"  {name:20s} M={m} N={n} K={k}: refused: {msg[:100]}" + ("" if good else "  FAIL"))
     # A wrong dtype and a CPU tensor get Python errors, not a crash.
     inputs, _ = EXAMPLES[name](*adapt(name, (8, 256, 64)))
     for bad, what in [((inputs[0].float(),) + inputs[1:], "dtype"),

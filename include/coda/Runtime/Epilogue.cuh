@@ -18,6 +18,9 @@
 //                       (pairwise expand: [M, 2N]).
 //   HalvesStore<S, E, T, P>  a pairwise(rotate, halves P) result written into its heads' halves
 //                       by TMA stores, from a shared-memory subtile staged half by half.
+//   ContractStore<S, E, T>  a pairwise(contract) result ([M, N/2]) written by TMA stores, from a
+//                       shared-memory subtile of EpiN/2 columns (both of HalvesStore and
+//                       ContractStore are a StagedStore: the same node with its own placement).
 //   TakeFirst           the root of a DAG whose other outputs are side effects.
 //   WithoutD            a DAG for a kernel with no result in the collective's D.
 //
@@ -312,17 +315,16 @@ struct GlobalStore
                   GlobalStoreArguments<Element>>::CoordNode;
 };
 
-/// Writes a pairwise(rotate, halves P) result into place. The accumulator holds each head's
-/// rotated pairs side by side: column 2q + s of a head is element q of its half s. Each epilogue
-/// subtile (EpiM × EpiN columns, inside one head) is staged in shared memory half by half, and a
-/// TMA store moves it through a view of the result whose columns are ((s, q), head) to where the
-/// halves go. Stages must be the collective's StagesD, and the CTA tile's N a multiple of P: the
-/// view tiles whole heads (a tile past the last head writes nothing there: TMA drops it).
-template <int Stages, class EpilogueTile, class Element, int P> struct HalvesStore : NodeBase {
+/// Where a pairwise(rotate, halves P) result goes. The accumulator holds each head's rotated
+/// pairs side by side: column 2q + s of a head is element q of its half s. Each epilogue subtile
+/// (EpiM × EpiN columns, inside one head) is staged half by half, and TMA moves it through a
+/// view of the result whose columns are ((s, q), head) to where the halves go. The CTA tile's N
+/// must be a multiple of P: the view tiles whole heads (a tile past the last head writes nothing
+/// there: TMA drops it).
+template <int Stages, class EpilogueTile, class Element, int P> struct HalvesPlace {
   static constexpr int EpiM = cute::size<0>(EpilogueTile{});
   static constexpr int EpiN = cute::size<1>(EpilogueTile{});
   static_assert(P % EpiN == 0 && EpiN % 2 == 0, "an epilogue subtile must lie inside one head");
-  using ElementAux = Element;
 
   // Shared memory holds a subtile as 2·EpiM rows of EpiN/2 columns, row 2i + s holding half s
   // of the subtile's row i: TMA moves each half as one contiguous box row. Those rows are
@@ -342,15 +344,7 @@ template <int Stages, class EpilogueTile, class Element, int P> struct HalvesSto
       cute::tile_to_shape(HalfRows{}, cute::Shape<cute::Int<2 * EpiM>, cute::Int<EpiN / 2>, cute::Int<Stages>>{}),
       cute::Layout<cute::Shape<cute::Int<EpiM>, HalfColumns, cute::Int<Stages>>,
                    cute::Stride<cute::_2, HalfStrides, cute::Int<EpiM * EpiN>>>{}));
-
-  struct SharedStorage {
-    alignas(cutlass::detail::alignment_for_swizzle(SmemLayout{}))
-        cute::array_aligned<Element, cute::cosize_v<SmemLayout>> smem;
-  };
-  struct Arguments {
-    Element *ptr = nullptr;
-    long long ld = 0;
-  };
+  using SmemLayoutTmaStaged = SmemLayout;
 
   /// The result as [M, ((2, P/2), N/P), 1]: column 2q + s + P·h of the accumulator is element
   /// P·h + s·P/2 + q of its row.
@@ -362,21 +356,74 @@ template <int Stages, class EpilogueTile, class Element, int P> struct HalvesSto
         ld, cute::make_stride(cute::make_stride(cute::Int<P / 2>{}, cute::_1{}), cute::Int<P>{}), 0LL);
     return cute::make_tensor(cute::make_gmem_ptr(ptr), cute::make_layout(shapeOf(m, n), stride));
   }
+  // The view's columns are the accumulator's.
+  template <class Tile> CUTLASS_HOST_DEVICE static auto tileOf(Tile tile) { return tile; }
+};
+
+/// Where a pairwise(contract) result goes: the [M, N/2] result, element q of a row from the
+/// accumulator's column pair (2q, 2q + 1), whose two elements carry the same value. A subtile is
+/// staged as EpiM rows of EpiN/2 columns, both columns of a pair written to the element they
+/// share, swizzled by the TMA swizzle as wide as a row; TMA stores it as one box.
+template <int Stages, class EpilogueTile, class Element> struct ContractPlace {
+  static constexpr int EpiM = cute::size<0>(EpilogueTile{});
+  static constexpr int EpiN = cute::size<1>(EpilogueTile{});
+  static_assert(EpiN % 2 == 0, "an epilogue subtile must hold whole column pairs");
+  using Rows = decltype(cutlass::epilogue::collective::detail::sm90_get_epilogue_smem_swizzle_layout_atom<
+                        cute::Stride<int64_t, cute::_1, int64_t>, Element,
+                        cute::Shape<cute::Int<EpiM>, cute::Int<EpiN / 2>>>());
+  using SmemLayoutTma = decltype(cute::tile_to_shape(Rows{}, cute::Shape<cute::Int<EpiM>, cute::Int<EpiN / 2>>{}));
+  using SmemLayoutTmaStaged = decltype(cute::tile_to_shape(
+      Rows{}, cute::Shape<cute::Int<EpiM>, cute::Int<EpiN / 2>, cute::Int<Stages>>{}));
+  // (row i, column (s, q), stage) -> (i, q, stage) (a column-major index into the staged rows)
+  using SmemLayout = decltype(cute::composition(
+      SmemLayoutTmaStaged{},
+      cute::Layout<cute::Shape<cute::Int<EpiM>, cute::Shape<cute::_2, cute::Int<EpiN / 2>>, cute::Int<Stages>>,
+                   cute::Stride<cute::_1, cute::Stride<cute::_0, cute::Int<EpiM>>, cute::Int<EpiM * EpiN / 2>>>{}));
+
+  CUTLASS_HOST_DEVICE static auto shapeOf(int m, int n) { return cute::make_shape(m, n / 2, 1); }
+  static auto viewOf(Element *ptr, int m, int n, long long ld) {
+    return cute::make_tensor(cute::make_gmem_ptr(ptr),
+                             cute::make_layout(shapeOf(m, n), cute::make_stride(ld, cute::_1{}, 0LL)));
+  }
+  // The view has half the accumulator's columns.
+  template <class Tile> CUTLASS_HOST_DEVICE static auto tileOf(Tile tile) {
+    return cute::make_shape(cute::get<0>(tile), cute::Int<cute::size<1>(Tile{}) / 2>{});
+  }
+};
+
+/// Writes a result by TMA stores from shared-memory subtiles staged in a placement of its own
+/// (HalvesPlace, ContractPlace), as CUTLASS's Sm90AuxStore does for a result shaped like the
+/// accumulator. Stages must be the collective's StagesD.
+template <int Stages, class EpilogueTile, class Element, class Place>
+struct StagedStore : NodeBase, Place {
+  using ElementAux = Element;
+  using typename Place::SmemLayout;
+  using typename Place::SmemLayoutTma;
+  using typename Place::SmemLayoutTmaStaged;
+
+  struct SharedStorage {
+    alignas(cutlass::detail::alignment_for_swizzle(SmemLayoutTmaStaged{}))
+        cute::array_aligned<Element, cute::cosize_v<SmemLayoutTmaStaged>> smem;
+  };
+  struct Arguments {
+    Element *ptr = nullptr;
+    long long ld = 0;
+  };
 
   struct Params {
-    using Tma = decltype(cute::make_tma_copy(cute::SM90_TMA_STORE{}, viewOf(nullptr, 0, 0, 0),
+    using Tma = decltype(cute::make_tma_copy(cute::SM90_TMA_STORE{}, Place::viewOf(nullptr, 0, 0, 0),
                                              SmemLayoutTma{}));
     Tma tma;
   };
   template <class ProblemShape>
   static Params to_underlying_arguments(ProblemShape const &problem, Arguments const &args, void *) {
     auto [M, N, K, L] = cute::append<4>(problem, 1);
-    return {cute::make_tma_copy(cute::SM90_TMA_STORE{}, viewOf(args.ptr, int(M), int(N), args.ld),
+    return {cute::make_tma_copy(cute::SM90_TMA_STORE{}, Place::viewOf(args.ptr, int(M), int(N), args.ld),
                                 SmemLayoutTma{})};
   }
 
-  CUTLASS_HOST_DEVICE HalvesStore() {}
-  CUTLASS_HOST_DEVICE HalvesStore(Params const &params, SharedStorage const &shared)
+  CUTLASS_HOST_DEVICE StagedStore() {}
+  CUTLASS_HOST_DEVICE StagedStore(Params const &params, SharedStorage const &shared)
       : params(&params), smem(const_cast<Element *>(shared.smem.data())) {}
   Params const *params;
   Element *smem;
@@ -389,7 +436,7 @@ template <int Stages, class EpilogueTile, class Element, int P> struct HalvesSto
           r2sDst(cute::forward<STensorR2S>(r2sDst)), s2gSrc(cute::forward<STensorS2G>(s2gSrc)),
           s2gDst(cute::forward<GTensorS2G>(s2gDst)), params(params) {}
     RTensor values;      // (CPY, CPY_M, CPY_N): this thread's values of the subtile
-    TiledR2S r2s;        // element by element: a pair's two values go to different halves
+    TiledR2S r2s;        // element by element, each to its place
     STensorR2S r2sDst;   // (R2S, R2S_M, R2S_N, PIPE)
     STensorS2G s2gSrc;   // (TMA, TMA_M, TMA_N, PIPE)
     GTensorS2G s2gDst;   // (TMA, TMA_M, TMA_N, EPI_M, EPI_N)
@@ -403,11 +450,19 @@ template <int Stages, class EpilogueTile, class Element, int P> struct HalvesSto
       return input;
     }
 
+    // Element by element, as the copy pairs them (a UniversalCopy atom). Where the placement
+    // puts two elements in one place (stride 0: a contracted pair, whose two elements carry the
+    // same value) the second write is skipped; the offsets are known at compile time.
     CUTLASS_DEVICE void postreduce(int, int, int iteration, bool issue_smem_store) {
       using Retiled = decltype(cute::layout(TiledR2S{}.get_slice(0).retile_S(RTensor{})));
-      if (issue_smem_store)
-        cute::copy(r2s, cute::make_tensor(values.data(), Retiled{}),
-                   r2sDst(cute::_, cute::_, cute::_, iteration % Stages));
+      if (!issue_smem_store)
+        return;
+      auto src = cute::make_tensor(values.data(), Retiled{});
+      auto dst = r2sDst(cute::_, cute::_, cute::_, iteration % Stages);
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < cute::size(dst); ++i)
+        if (i == 0 || dst.layout()(i) != dst.layout()(i - 1))
+          dst(i) = src(i);
     }
 
     CUTLASS_DEVICE void tma_store(int epi_m, int epi_n, int iteration, bool issue_tma_store) {
@@ -423,24 +478,34 @@ template <int Stages, class EpilogueTile, class Element, int P> struct HalvesSto
     using namespace cute;
     auto [M, N, K, L] = args.problem_shape_mnkl;
     auto [m, n, k, l] = args.tile_coord_mnkl;
-    Tensor mOut = params->tma.get_tma_tensor(shapeOf(int(M), int(N)));
-    Tensor gOut = local_tile(mOut, take<0, 2>(args.tile_shape_mnk), make_coord(m, n, l));
+    // The thread's values of a subtile, in the accumulator's coordinates.
     Tensor gValues = cutlass::epilogue::fusion::sm90_partition_for_epilogue<ReferenceSrc>(
-        gOut, args.epi_tile, args.tiled_copy, args.thread_idx);
+        make_identity_tensor(take<0, 2>(args.tile_shape_mnk)), args.epi_tile, args.tiled_copy,
+        args.thread_idx);
     Tensor values = make_tensor<Element>(take<0, 3>(shape(gValues)));
-    Tensor sOut = make_tensor(make_smem_ptr(smem), SmemLayout{});
+    Tensor sValues = make_tensor(make_smem_ptr(smem), SmemLayout{});
     auto r2s = conditional_return<ReferenceSrc>(
         make_tiled_copy_S(Copy_Atom<UniversalCopy<Element>, Element>{}, args.tiled_copy),
         make_tiled_copy_D(Copy_Atom<UniversalCopy<Element>, Element>{}, args.tiled_copy));
-    auto r2sDst = r2s.get_slice(args.thread_idx).partition_D(sOut);
+    auto r2sDst = r2s.get_slice(args.thread_idx).partition_D(sValues);
+    // The CTA tile and its subtiles in the result's view, as TMA writes them.
+    Tensor mOut = params->tma.get_tma_tensor(Place::shapeOf(int(M), int(N)));
+    Tensor gOut = local_tile(mOut, Place::tileOf(take<0, 2>(args.tile_shape_mnk)), make_coord(m, n, l));
     auto s2g = params->tma.get_slice(_0{});
-    Tensor s2gSrc = s2g.partition_S(sOut);
-    Tensor s2gDst = s2g.partition_D(flat_divide(gOut, args.epi_tile));
+    Tensor s2gSrc = s2g.partition_S(make_tensor(make_smem_ptr(smem), SmemLayoutTmaStaged{}));
+    Tensor s2gDst = s2g.partition_D(flat_divide(gOut, Place::tileOf(args.epi_tile)));
     return Callbacks<decltype(values), decltype(r2s), decltype(r2sDst), decltype(s2gSrc),
                      decltype(s2gDst)>(std::move(values), r2s, std::move(r2sDst),
                                        std::move(s2gSrc), std::move(s2gDst), params);
   }
 };
+
+/// A pairwise(rotate, halves P) result written into its heads' halves (HalvesPlace).
+template <int Stages, class EpilogueTile, class Element, int P>
+using HalvesStore = StagedStore<Stages, EpilogueTile, Element, HalvesPlace<Stages, EpilogueTile, Element, P>>;
+/// A pairwise(contract) result, [M, N/2] (ContractPlace).
+template <int Stages, class EpilogueTile, class Element>
+using ContractStore = StagedStore<Stages, EpilogueTile, Element, ContractPlace<Stages, EpilogueTile, Element>>;
 
 /// The first input: the root of a DAG whose other children write their own outputs.
 template <class T> struct TakeFirst {

@@ -26,6 +26,13 @@ void mlir::coda::registerToCudaTranslation() {
                      "accumulated and a head is 128 or 256 columns wide). =false stages the "
                      "rotated pairs in the workspace and copies them into place afterwards"),
       llvm::cl::init(true));
+  static llvm::cl::opt<bool> tmaContract(
+      "tma-contract",
+      llvm::cl::desc("With --coda-to-cuda: write a pairwise(contract) result ([M, N/2], SwiGLU's) "
+                     "by the kernel's TMA stores of subtiles staged in shared memory (default; "
+                     "the launch then needs N a multiple of 16 for 16-bit results). =false: "
+                     "each thread stores its elements, for any even N"),
+      llvm::cl::init(true));
   static llvm::cl::opt<bool> tmaTables(
       "tma-tables",
       llvm::cl::desc("With --coda-to-cuda: read 16-bit tiled operands ([M, P] tables such as "
@@ -70,6 +77,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
         options.tmaHalves = tmaHalves;
+        options.tmaContract = tmaContract;
         options.tmaTables = tmaTables;
         options.overlapRows = overlapRows;
         options.rowPass = rowPass;

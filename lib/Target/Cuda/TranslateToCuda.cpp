@@ -41,6 +41,8 @@ enum class Sink {
   D,       // the collective's TMA store (the first stored or accumulated result)
   Store,   // coda::rt::GlobalStore
   Halves,  // coda::rt::HalvesStore: a rotation into halves, by TMA from the kernel (--tma-halves)
+  Contract, // coda::rt::ContractStore: a pairwise(contract) result, by TMA from the kernel
+            // (--tma-contract)
   Reduce   // a CUTLASS reduction node writing per-tile partials, then a combine kernel
 };
 
@@ -61,6 +63,10 @@ struct KernelPlan {
   int dResult = -1;
   /// The result a HalvesStore writes (--tma-halves); -1 if none.
   int halvesResult = -1;
+  /// The result a ContractStore writes (--tma-contract); -1 if none.
+  int contractResult = -1;
+  /// A StagedStore (HalvesStore or ContractStore) stages the kernel's subtiles.
+  bool stagesStores() const { return halvesResult >= 0 || contractResult >= 0; }
   SmallVector<std::string> operandElements;
   /// Row statistics of A the mainloop computes (row_sum, row_sumsq operands).
   bool rowSum = false, rowSumSq = false;
@@ -453,6 +459,12 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
         plan.dResult = r;
         result.sink = Sink::D;
         plan.hasSource = mode.isAccumulate();
+      } else if (contract && plan.contractResult < 0 && options.tmaContract &&
+                 !mode.isAccumulate()) {
+        // The first contracted result leaves by TMA; per-thread 2-byte stores cost a
+        // cooperative kernel a fifth of its time on the H200.
+        plan.contractResult = r;
+        result.sink = Sink::Contract;
       } else if (op.getHalves()) {
         return op.emitOpError("result #") << r << ": the CUDA backend stores one result of a "
                                              "pairwise(rotate, halves) kernel",
@@ -582,7 +594,9 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
                ? 4
                : 1;
   for (const ResultPlan &result : plan.results)
-    ops += result.sink == Sink::Store || result.sink == Sink::Halves ? 3
+    ops += result.sink == Sink::Store || result.sink == Sink::Halves ||
+                   result.sink == Sink::Contract
+               ? 3
            : result.sink == Sink::Reduce ? (result.mode.getCombiner() == Combiner::LogSumExp ? 8 : 3)
                                          : 0;
   return ops;
@@ -817,6 +831,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       os << (mode.isAccumulate() ? "accumulate" : "store");
     os << (result.sink == Sink::D        ? " (TMA store)"
            : result.sink == Sink::Halves ? " (TMA store into the heads' halves)"
+           : result.sink == Sink::Contract ? " (TMA store of N/2 columns)"
            : result.sink == Sink::Store  ? " (direct store)"
                                          : " (tile partials)");
   }
@@ -852,19 +867,19 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "  using ElementIn = " << inElem << ";\n  using ElementD = " << dElem << ";\n";
   os << "  static constexpr int kAlignD = " << (plan.dResult >= 0 ? "16 / sizeof(ElementD)" : "8")
      << ";\n";
-  // A HalvesStore and a TableLoad stage subtiles of their own shape: CUTLASS's automatic
+  // A StagedStore and a TableLoad stage subtiles of their own shape: CUTLASS's automatic
   // choice, spelled out.
   bool tables = false;
   for (unsigned i = 0; i < numOperands; ++i)
     tables |= tableByTma(op, i, plan, config, options);
   std::string epilogueTile = "cutlass::epilogue::collective::EpilogueTileAuto";
-  if (plan.halvesResult >= 0 || tables) {
+  if (plan.stagesStores() || tables) {
     os << "  using EpilogueTile = cute::Shape<cute::_" << config.epilogueTileM() << ", cute::_"
        << config.epilogueTileN() << ">;\n";
     epilogueTile = "EpilogueTile";
   }
-  if (plan.halvesResult >= 0)
-    os << "  static constexpr int kHalvesStages = 2; // CUTLASS's store stages for sm90 TMA epilogues\n";
+  if (plan.stagesStores())
+    os << "  static constexpr int kStoreStages = 2; // CUTLASS's store stages for sm90 TMA epilogues\n";
   os << "  using LayoutA = cutlass::layout::" << (op.getTransposeA() ? "ColumnMajor" : "RowMajor")
      << "; // A is " << (op.getTransposeA() ? "[K, M]" : "[M, K]") << "\n";
   os << "  using LayoutB = cutlass::layout::" << (op.getTransposeB() ? "ColumnMajor" : "RowMajor")
@@ -947,8 +962,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     for (unsigned v : result.values)
       in += (in.empty() ? "" : ", ") + std::to_string(plan.streamNode(v));
     if (result.sink == Sink::Halves) {
-      nodes.push_back("coda::rt::HalvesStore<kHalvesStages, EpilogueTile, " + result.element +
+      nodes.push_back("coda::rt::HalvesStore<kStoreStages, EpilogueTile, " + result.element +
                       ", " + std::to_string(*op.getHalves()) + ">");
+    } else if (result.sink == Sink::Contract) {
+      nodes.push_back("coda::rt::ContractStore<kStoreStages, EpilogueTile, " + result.element + ">");
     } else if (result.sink == Sink::Store) {
       const char *columns = plan.pairwise == PairwiseMode::Contract ? "Contract"
                             : plan.pairwise == PairwiseMode::Expand ? "Expand"
@@ -996,9 +1013,9 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
         "      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,\n"
         "      " << epilogueTile << ", float, float, ElementC, LayoutD, kAlignD,\n"
         "      ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;\n";
-  if (plan.halvesResult >= 0)
-    os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kHalvesStages,\n"
-          "                \"the HalvesStore's stages are the collective's store stages\");\n";
+  if (plan.stagesStores())
+    os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kStoreStages,\n"
+          "                \"a StagedStore's stages are the collective's store stages\");\n";
   if (tables)
     os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesC == kLoadStages,\n"
           "                \"a TableLoad's stages are the collective's load stages\");\n";
@@ -1186,6 +1203,10 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     if (tableByTma(op, i, plan, config, options))
       os << " || !coda_aligned(operand" << i << ")";
+  // A ContractStore's rows are N/2 elements, packed.
+  if (plan.contractResult >= 0)
+    os << " || (n / 2) % (16 / sizeof(" << plan.results[plan.contractResult].element
+       << ")) != 0 || !coda_aligned(result" << plan.contractResult << ")";
   os << ")\n    return CODA_MISALIGNED;\n";
   os << "  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});\n";
   os << "  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});\n";
@@ -1280,6 +1301,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     std::string out = "result" + std::to_string(r);
     if (result.sink == Sink::Halves) {
       nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), ldd}");
+    } else if (result.sink == Sink::Contract) {
+      nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), n / 2}");
     } else if (result.sink == Sink::Store) {
       const char *ld = contract ? "n / 2" : plan.pairwise == PairwiseMode::Expand ? "2 * n" : "n";
       nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), " + ld + "}");
@@ -2740,7 +2763,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
 extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   switch (status) {
   case CODA_OK: return "ok";
-  case CODA_MISALIGNED: return "misaligned: TMA needs 16-byte aligned pointers and rows (for 16-bit types: K, N and leading dimensions multiples of 8)";
+  case CODA_MISALIGNED: return "misaligned: TMA needs 16-byte aligned pointers and rows (for 16-bit types: K, N and leading dimensions multiples of 8, and N of 16 where a pairwise contract's N/2 columns are stored by TMA)";
   case CODA_UNSUPPORTED: return "CUTLASS cannot implement this problem";
   case CODA_LAUNCH_FAILED: return "kernel launch failed";
   case CODA_BAD_SHAPE: return "bad shape: sizes must be positive, leading dimensions at least the row length, N even for pairwise kernels and a multiple of a tiled operand's period (and of the heads rotated into halves)";

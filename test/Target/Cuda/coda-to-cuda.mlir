@@ -77,12 +77,15 @@
 // REDUCE:         if (coda::rt::launchCombine<coda::rt::Combiner::Sum, float>(partials + offsets[0], static_cast<float *>(result1), m, int(tilesN), tilesM * K::kTileM, 1, stream) != cudaSuccess)
 
 // Contract: the region sees the pair (2p, 2p+1) and the pair index; the contracted value goes
-// to a direct store of N/2 columns, the odd slot of a reduction holds its identity; no D.
+// to a TMA store of N/2 columns (test/Target/Cuda/tma-contract.mlir), both slots of its pair
+// carrying it; the odd slot of a reduction holds its identity; no D.
+// CONTRACT:      main_k0_epilogue(acc[e], acc[e + 1], rows[e], cols[e] / 2, out);
+// CONTRACT:      v[e + 1] = v[e];
 // CONTRACT:      main_k0_epilogue(acc[e], acc[e + 1], rows[e], cols[e] / 2, out);
 // CONTRACT:      v[e + 1] = -INFINITY;
 // CONTRACT:    using ElementD = void;
 // CONTRACT:    using EVT = coda::rt::WithoutD<cutlass::bfloat16_t, cutlass::epilogue::fusion::Sm90TopologicalVisitor<float, cute::tuple<
-// CONTRACT:      coda::rt::GlobalStore<cutlass::bfloat16_t, coda::rt::Columns::Contract>,  // 2
+// CONTRACT:      coda::rt::ContractStore<kStoreStages, EpilogueTile, cutlass::bfloat16_t>,  // 2
 // CONTRACT:    if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
 // CONTRACT:    {static_cast<cutlass::bfloat16_t *>(result0), n / 2}, {partials + offsets[0], -INFINITY}
 

@@ -15,18 +15,18 @@
 // WIDE: // configuration: 128x256x64 cluster 2x1 cooperative raster heuristic (tuning database)
 // WIDE: // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong"
 // WIDE: using EpilogueTile = cute::Shape<cute::_128, cute::_32>;
-// WIDE: coda::rt::HalvesStore<kHalvesStages, EpilogueTile, cutlass::bfloat16_t, 128>
+// WIDE: coda::rt::HalvesStore<kStoreStages, EpilogueTile, cutlass::bfloat16_t, 128>
 
 // CHECK-LABEL: // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
 // CHECK:       // configuration: 128x128x64
 // CHECK:       using ElementD = void;
 // CHECK:       using EpilogueTile = cute::Shape<cute::_{{64|128}}, cute::_32>;
-// CHECK-NEXT:  static constexpr int kHalvesStages = 2;
+// CHECK-NEXT:  static constexpr int kStoreStages = 2;
 // CHECK:       using EVT = coda::rt::WithoutD<
 // CHECK:         coda::rt::IndexedCompute<main_k0_v0>,  // 2
-// CHECK-NEXT:    coda::rt::HalvesStore<kHalvesStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 3
+// CHECK-NEXT:    coda::rt::HalvesStore<kStoreStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 3
 // CHECK:         EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
-// CHECK:       static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kHalvesStages,
+// CHECK:       static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kStoreStages,
 // CHECK-NOT:   staging
 // CHECK:       if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
 // CHECK:       if (lda < k || ldb < k || ldd < n)

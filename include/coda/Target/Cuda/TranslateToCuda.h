@@ -20,6 +20,11 @@ struct CudaEmitterOptions {
   /// as some CTA tile, tiles a whole number of heads wide); otherwise, or when false, the pairs
   /// are staged and copied into place.
   bool tmaHalves = true;
+  /// Write a pairwise(contract) result (SwiGLU's [M, N/2]) from the kernel by TMA stores of
+  /// subtiles staged in shared memory (coda::rt::ContractStore): its rows must be 16-byte
+  /// aligned (N a multiple of 16 for 16-bit results). When false, each thread stores its
+  /// elements (coda::rt::GlobalStore), for any even N.
+  bool tmaContract = true;
   /// Read a 16-bit tiled operand (an [M, P] table such as RoPE's cos and sin) through TMA into
   /// shared memory, pipelined by the epilogue's producer warp (coda::rt::TableLoad), in
   /// ping-pong kernels whose CTA tile is a whole number of periods wide; otherwise, or when
@@ -29,10 +34,10 @@ struct CudaEmitterOptions {
   /// a row block at a time while that kernel runs beside it (coda/Runtime/Overlap.cuh).
   bool overlapRows = true;
   /// An elementwise linalg.generic right after a kernel that reads the kernel's stored result
-  /// with its row reductions (a norm's output) runs inside the kernel, on each tile once the
-  /// tile's rows are complete (coda/Runtime/RowPass.cuh), instead of as a pass after it.
-  /// Off by default: on the H200 the kernel's per-thread loads take longer than the pass after
-  /// it (docs/benchmarks.md, ninth session).
+  /// with its row reductions (a norm's output) runs beside the kernel, on each row block once
+  /// the kernel has stored its tiles (coda/Runtime/RowPass.cuh), instead of as a pass after it.
+  /// Off by default: on the H200 it is slower than the pass after the kernel
+  /// (docs/benchmarks.md, ninth session).
   bool rowPass = false;
   /// Persistent kernels run on the fewest CTAs that take as many waves of tiles as one CTA per
   /// SM would (coda::rt::wholeWaves) instead of on every SM.
