@@ -71,6 +71,11 @@ def residual_rmsnorm(m, n, k):
     return (x, w, res), [h, (h * h).sum(1)]
 
 
+def relu(m, n, k):
+    x, w = bf16(m, k), bf16(n, k)
+    return (x, w), [torch.relu(acc_of(x, w))]
+
+
 def swiglu(m, n, k):
     x, w = bf16(m, k), bf16(n, k)
     acc = acc_of(x, w)[:, : n // 2 * 2]  # (an odd N is refused by the kernel)
@@ -136,7 +141,7 @@ def layernorm_qkv(m, n, k):
 
 EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, swiglu, rope,
                                     rope_halves, lm_head_ce, pre_post_activation, expand,
-                                    layernorm_qkv]}
+                                    layernorm_qkv, relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
 
 

@@ -997,14 +997,23 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
                   ", float, cutlass::FloatRoundStyle::round_to_nearest>");
   edges.push_back("cute::seq<" + rootEdges + ">");
 
-  os << "  using " << (passed ? "Dag" : "EVT") << " = "
-     << (plan.dResult < 0 ? "coda::rt::WithoutD<" + std::string(noDElement) + ", " : "")
-     << fusion << "Sm90TopologicalVisitor<float, cute::tuple<\n";
-  for (auto [i, edge] : llvm::enumerate(edges))
-    os << "      " << edge << (i + 1 == edges.size() ? ">,\n" : ",\n");
-  for (auto [i, node] : llvm::enumerate(nodes))
-    os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
-       << "  // " << i << "\n";
+  if (nodes.size() == 2) {
+    // The root over one stream (no operands, no other sink). CUTLASS's topological visitor
+    // needs three nodes or more (with two, its tuple of fragments degenerates to one array):
+    // a tree instead. Every other sink makes a third node; a kernel without D has one.
+    assert(plan.dResult >= 0 && !passed && "a two-node DAG has a D and no row pass");
+    os << "  using EVT = " << fusion << "Sm90EVT<\n      " << nodes[1] << ",  // 1\n      "
+       << nodes[0] << ">;  // 0\n";
+  } else {
+    os << "  using " << (passed ? "Dag" : "EVT") << " = "
+       << (plan.dResult < 0 ? "coda::rt::WithoutD<" + std::string(noDElement) + ", " : "")
+       << fusion << "Sm90TopologicalVisitor<float, cute::tuple<\n";
+    for (auto [i, edge] : llvm::enumerate(edges))
+      os << "      " << edge << (i + 1 == edges.size() ? ">,\n" : ",\n");
+    for (auto [i, node] : llvm::enumerate(nodes))
+      os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
+         << "  // " << i << "\n";
+  }
   if (passed)
     os << "  // After each tile's epilogue: its count for the row pass.\n"
           "  using EVT = coda::rt::RowPass<Dag, "

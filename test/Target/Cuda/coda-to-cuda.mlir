@@ -10,6 +10,15 @@
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/expand.mlir | FileCheck %s --check-prefix=EXPAND
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/lm_head_ce.mlir | FileCheck %s --check-prefix=LSE
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/pre_post_activation.mlir | FileCheck %s --check-prefix=OUTPUTS
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/relu.mlir | FileCheck %s --check-prefix=TREE
+
+// Tree: an epilogue of the accumulator alone is one compute node under the root, a CUTLASS
+// Sm90EVT (the topological visitor needs three nodes or more).
+// TREE:       using EVT = cutlass::epilogue::fusion::Sm90EVT<
+// TREE-NEXT:    cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>,  // 1
+// TREE-NEXT:    coda::rt::IndexedCompute<main_k0_v0>>;  // 0
+// TREE-NOT:   Sm90TopologicalVisitor
+// TREE:       args.epilogue.thread = {{[{][{][}]}}, {}};
 
 // Scale: the file's prelude, the region as one fp32 device function, broadcasts of CUTLASS as
 // leaves of the DAG, the compute node calling the function, the launcher's checks.
