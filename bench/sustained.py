@@ -16,6 +16,7 @@ Usage: bench/sustained.py [--emitted DIR] [--builds DIR] [--tuning-db FILE] [--o
 Writes DIR/sustained-h200.json (default bench/results): medians over the rounds.
 """
 import argparse
+import atexit
 import concurrent.futures
 import json
 import os
@@ -51,6 +52,7 @@ class Sampler:
             ["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader,nounits", "-lms", "50"],
             stdout=subprocess.PIPE, text=True)
         threading.Thread(target=self._read, daemon=True).start()
+        atexit.register(self.stop)  # nvidia-smi -lms would outlive the script
 
     def _read(self):
         for line in self.process.stdout:
@@ -64,7 +66,8 @@ class Sampler:
         return [s for s in self.samples if t0 <= s[0] <= t1]
 
     def stop(self):
-        self.process.terminate()
+        if self.process.poll() is None:
+            self.process.terminate()
 
 
 def phase(f, seconds, sampler):
@@ -89,6 +92,23 @@ def phase(f, seconds, sampler):
             "mcycles": ms * mhz / 1000, "throttle": sorted({s[3] for s in samples})}
 
 
+def time_back_to_back(fns, seconds, rounds, sampler):
+    """Each of `fns` back to back for `seconds`, alternated `rounds` times: per name, the
+    medians of ms per call, SM MHz, W and Mcycles per call, and the throttle reasons seen."""
+    for f in fns.values():
+        f()
+    torch.cuda.synchronize()
+    phases = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, f in fns.items():
+            phases[name].append(phase(f, seconds, sampler))
+            time.sleep(0.3)
+    return {name: {**{key: statistics.median(r[key] for r in runs)
+                      for key in ("ms", "sm_mhz", "w", "mcycles")},
+                   "throttle": sorted({t for r in runs for t in r["throttle"]})}
+            for name, runs in phases.items()}
+
+
 def sustained_case(case, module, args, sampler):
     xs = anchors.random_inputs(case)
     fn = programs.CASES[case]
@@ -99,19 +119,9 @@ def sustained_case(case, module, args, sampler):
     del outs, refs
     a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
     fns = {"coda": lambda: call(*xs), "cublas_gemm": lambda: torch.matmul(a, b.t())}
-    for f in fns.values():
-        f()
-    torch.cuda.synchronize()
-    phases = {name: [] for name in fns}
-    for _ in range(args.rounds):
-        for name, f in fns.items():
-            phases[name].append(phase(f, args.seconds, sampler))
-            time.sleep(0.3)
     result = {"max_rel_err": err, "passed": err <= anchors.BOUND}
-    for name, runs in phases.items():
-        for key in ("ms", "sm_mhz", "w", "mcycles"):
-            result[f"{name}_{key}"] = statistics.median(r[key] for r in runs)
-        result[f"{name}_throttle"] = sorted({t for r in runs for t in r["throttle"]})
+    for name, r in time_back_to_back(fns, args.seconds, args.rounds, sampler).items():
+        result.update({f"{name}_{key}": value for key, value in r.items()})
     result["ratio_vs_gemm"] = result["coda_ms"] / result["cublas_gemm_ms"]
     result["cycles_vs_gemm"] = result["coda_mcycles"] / result["cublas_gemm_mcycles"]
     result["clock_vs_gemm"] = result["coda_sm_mhz"] / result["cublas_gemm_sm_mhz"]
@@ -148,19 +158,16 @@ def main():
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
     sampler = Sampler()
-    try:
-        for case in cases:
-            r = results["cases"][case] = sustained_case(case, modules[case], args, sampler)
-            print(f"{case:18s} coda {r['coda_ms']:.3f} ms {r['coda_sm_mhz']:.0f} MHz {r['coda_w']:.0f} W"
-                  f" | cuBLAS {r['cublas_gemm_ms']:.3f} ms {r['cublas_gemm_sm_mhz']:.0f} MHz"
-                  f" {r['cublas_gemm_w']:.0f} W | time {r['ratio_vs_gemm']:.3f}x, clock"
-                  f" {r['clock_vs_gemm']:.3f}x, cycles {r['cycles_vs_gemm']:.3f}x"
-                  f" | rel err {r['max_rel_err']:.1e}" + ("" if r["passed"] else "  FAIL"), flush=True)
-            torch.cuda.empty_cache()
-            with open(json_path, "w") as f:  # after every case: a run cut short keeps its cases
-                json.dump(results, f, indent=2)
-    finally:
-        sampler.stop()
+    for case in cases:
+        r = results["cases"][case] = sustained_case(case, modules[case], args, sampler)
+        print(f"{case:18s} coda {r['coda_ms']:.3f} ms {r['coda_sm_mhz']:.0f} MHz {r['coda_w']:.0f} W"
+              f" | cuBLAS {r['cublas_gemm_ms']:.3f} ms {r['cublas_gemm_sm_mhz']:.0f} MHz"
+              f" {r['cublas_gemm_w']:.0f} W | time {r['ratio_vs_gemm']:.3f}x, clock"
+              f" {r['clock_vs_gemm']:.3f}x, cycles {r['cycles_vs_gemm']:.3f}x"
+              f" | rel err {r['max_rel_err']:.1e}" + ("" if r["passed"] else "  FAIL"), flush=True)
+        torch.cuda.empty_cache()
+        with open(json_path, "w") as f:  # after every case: a run cut short keeps its cases
+            json.dump(results, f, indent=2)
     return 0 if all(r["passed"] for r in results["cases"].values()) else 1
 
 

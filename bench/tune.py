@@ -18,7 +18,9 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
                                        (medians of --reps), and writes the fastest per
                                        kernel by GPU time (queued behind a GPU sleep) into
                                        bench/results/tuning-h200.json (--db), with the baseline's
-                                       time beside it (the model's choice, or DB's)
+                                       time beside it (the model's choice, or DB's); with
+                                       --sustained, by the time per call back to back at the
+                                       GPU's power cap (bench/sustained.py), into --db
 
 `coda-translate --tuning-db=bench/results/tuning-h200.json` then uses the measured choices.
 """
@@ -151,21 +153,27 @@ def rank_variants(ms):
 MIN_GAIN = 1.005
 
 
-def summarize(case, group, ms, min_gain=MIN_GAIN):
+def summarize(case, group, ms, min_gain=MIN_GAIN, mhz=None):
     """One kernel's variants (`group`, from the manifest) and their medians `ms` (see
-    rank_variants): a line per variant, fastest first, the configuration chosen (the fastest,
-    unless the baseline is within `min_gain` of it), and the database's record of the
-    measurement beside it."""
+    rank_variants; with `mhz`, the SM clocks of a sustained measurement, `ms` holds each
+    variant's time per call back to back instead): a line per variant, fastest first, the
+    configuration chosen (the fastest, unless the baseline is within `min_gain` of it), and the
+    database's record of the measurement beside it."""
     by_name = {v["name"]: v for v in group}
-    ranked, gemm = rank_variants(ms)
+    if mhz is None:
+        ranked, gemm = rank_variants(ms)
+    else:
+        gemm = ms["cublas_gemm"]
+        ranked = sorted(((n, t) for n, t in ms.items() if n != "cublas_gemm"), key=lambda kv: kv[1])
     baseline = next(v for v in group if v["rank"] == 0)
     lines = []
     for name, t in ranked:
         v = by_name[name]
         model = "" if v["model_ms"] is None else f" (model {v['model_ms']:.3f})"
+        how = (f"queued; idle {ms[name]:.3f} ms = {ms[name] / ms['cublas_gemm']:.3f}x" if mhz is None
+               else f"back to back; {mhz[name]:.0f} MHz, cuBLAS {mhz['cublas_gemm']:.0f}")
         lines.append(f"{case:18s} rank {v['rank']} {json.dumps(v['config'])} {t:.3f} ms = "
-                     f"{t / gemm:.3f}x cuBLAS {gemm:.3f} queued; idle {ms[name]:.3f} ms = "
-                     f"{ms[name] / ms['cublas_gemm']:.3f}x{model}")
+                     f"{t / gemm:.3f}x cuBLAS {gemm:.3f} {how}{model}")
     best, best_ms = ranked[0]
     kind = baseline.get("baseline", "model")  # the model's choice, or the database's before
     baseline_ms = dict(ranked).get(baseline["name"])
@@ -176,9 +184,14 @@ def summarize(case, group, ms, min_gain=MIN_GAIN):
     entry = {"case": case, "best_ms": best_ms, "cublas_gemm_ms": gemm,
              f"{kind}_choice_ms": baseline_ms,
              f"gain_over_{kind}": baseline_ms / best_ms if baseline_ms else None,
-             "times_ms": {json.dumps(by_name[n]["config"]): t for n, t in ranked},
-             "idle_times_ms": {json.dumps(by_name[n]["config"]): ms[n] for n, _ in ranked},
-             "cublas_gemm_idle_ms": ms["cublas_gemm"]}
+             "times_ms": {json.dumps(by_name[n]["config"]): t for n, t in ranked}}
+    if mhz is None:
+        entry.update(idle_times_ms={json.dumps(by_name[n]["config"]): ms[n] for n, _ in ranked},
+                     cublas_gemm_idle_ms=ms["cublas_gemm"])
+    else:
+        entry.update(regime="sustained",
+                     sm_mhz={json.dumps(by_name[n]["config"]): mhz[n] for n, _ in ranked},
+                     cublas_gemm_sm_mhz=mhz["cublas_gemm"])
     return lines, by_name[best]["config"], entry
 
 
@@ -230,6 +243,9 @@ def measure(args):
         modules = dict(zip([v["name"] for v in variants], pool.map(build, variants)))
     if args.build_only:
         return
+    if args.sustained:
+        import sustained  # bench/sustained.py
+        sampler = sustained.Sampler()
     db_path = args.db
     db = {"device": torch.cuda.get_device_name(), "kernels": {}, "measured": {}}
     if os.path.exists(db_path):
@@ -264,8 +280,12 @@ def measure(args):
             continue
         # cuBLAS's products alone, interleaved with the variants, as the yardstick.
         calls["cublas_gemm"] = products
-        ms = anchors.time_interleaved(calls, args.reps)
-        lines, config, entry = summarize(case, group, ms)
+        if args.sustained:
+            times = sustained.time_back_to_back(calls, args.seconds, 2, sampler)
+            lines, config, entry = summarize(case, group, {n: r["ms"] for n, r in times.items()},
+                                             mhz={n: r["sm_mhz"] for n, r in times.items()})
+        else:
+            lines, config, entry = summarize(case, group, anchors.time_interleaved(calls, args.reps))
         print("\n".join(lines), flush=True)
         db["kernels"][key], db["measured"][key] = config, entry
         with open(db_path, "w") as f:  # after every kernel: a run cut short keeps what it measured
@@ -299,9 +319,18 @@ def main():
     parser.add_argument("--db", default=os.path.join(HERE, "results", "tuning-h200.json"),
                         help="(measure) the tuning database to update with the fastest "
                              "configurations (default: %(default)s)")
+    parser.add_argument("--sustained", action="store_true",
+                        help="(measure) rank by the time per call back to back at the GPU's power "
+                             "cap (bench/sustained.py: --seconds per variant and for cuBLAS, "
+                             "alternated twice) instead of by interleaved single calls; write into "
+                             "a database of its own (--db)")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="(measure --sustained) seconds per phase (default: 2)")
     parser.add_argument("--build-only", action="store_true",
                         help="build every variant (in parallel) and stop (measure)")
     args = parser.parse_args()
+    if args.seconds <= 0.4:
+        parser.error("--seconds must exceed the 0.4 s a phase settles for (bench/sustained.py)")
     (emit if args.stage == "emit" else measure)(args)
 
 

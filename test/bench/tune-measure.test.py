@@ -83,3 +83,17 @@ print("device", result["device"])
 for key in sorted(result["kernels"]):
     m = result["measured"].get(key, {})
     print(key, json.dumps(result["kernels"][key]), m.get("best_ms"), m.get("gain_over_model"))
+
+# --sustained: back-to-back times (here a_0 is faster than a_3, unlike queued) and clocks.
+SUSTAINED = {"a_0": 1.02, "a_3": 1.10, "b_4": 1.9, "b_5": 1.4, "cublas_gemm": 1.00}
+fake_sustained = types.ModuleType("sustained")
+fake_sustained.Sampler = lambda: None
+fake_sustained.time_back_to_back = lambda calls, seconds, rounds, sampler: {
+    n: {"ms": SUSTAINED[n], "sm_mhz": 1300.0 if n == "a_0" else 1450.0} for n in calls}
+sys.modules["sustained"] = fake_sustained
+db2 = os.path.join(tmp, "sustained.json")
+sys.argv = ["tune.py", "measure", tmp, "--db", db2, "--sustained", "--seconds", "1"]
+tune.main()
+with open(db2) as f:
+    m = json.load(f)["measured"]["KA"]
+print("sustained", m["regime"], m["best_ms"], m["cublas_gemm_sm_mhz"], sorted(m["sm_mhz"].values()))

@@ -47,11 +47,13 @@ inline size_t rowPassBytes(int m, int tileM) {
   return ((tilesM + 1) * sizeof(unsigned) + 255) / 256 * 256;
 }
 
-/// The bookkeeping at `at` (rowPassBytes of it), cleared on the stream.
-inline RowPassState rowPassState(void *at, int m, int tileM, cudaStream_t stream) {
+/// The bookkeeping at `at` (rowPassBytes of it) into `state`, cleared on the stream; returns
+/// the clearing's status.
+inline cudaError_t rowPassState(void *at, int m, int tileM, cudaStream_t stream,
+                                RowPassState &state) {
   size_t tilesM = (m + tileM - 1) / tileM;
-  cudaMemsetAsync(at, 0, rowPassBytes(m, tileM), stream);
-  return {static_cast<unsigned *>(at), static_cast<unsigned *>(at) + tilesM};
+  state = {static_cast<unsigned *>(at), static_cast<unsigned *>(at) + tilesM};
+  return cudaMemsetAsync(at, 0, rowPassBytes(m, tileM), stream);
 }
 
 /// The consumer warp groups' named barrier for the epilogue (CUTLASS's, free between tiles).

@@ -1269,8 +1269,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
          << " *>(partials + offsets[" << i << "]);\n";
       os << "    rowPass.pitch" << n << " = (m + K::kTileM - 1) / K::kTileM * K::kTileM;\n";
     }
-    os << "    rowPassState = coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, "
-          "stream);\n  }\n";
+    os << "    if (coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, stream, "
+          "rowPassState) != cudaSuccess)\n      return CODA_LAUNCH_FAILED;\n  }\n";
   }
   // The DAG's arguments, node by node.
   SmallVector<std::string> nodeArgs;
@@ -2476,7 +2476,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "  coda::rt::RowsOverlap " << split << " = " << kernel << "_rows_overlap("
           << consumer.getM() << ", " << consumer.getN() << ");\n";
       bos << "  if (" << split << ".side > 0) {\n";
-      bos << "    cudaMemsetAsync(" << done << ", 0, " << blocks * 4 << ", stream);\n";
+      bos << "    if (cudaMemsetAsync(" << done << ", 0, " << blocks * 4
+          << ", stream) != cudaSuccess)\n      return CODA_LAUNCH_FAILED;\n";
       bos << "    " << name << "_published<<<" << split << ".sms + " << split << ".side, 1024, 0, stream>>>("
           << args << ", " << done << ", " << tileM << ", " << split << ".early, " << split
           << ".side);\n";

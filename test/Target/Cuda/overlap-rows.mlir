@@ -43,7 +43,8 @@
 // CHECK:         // main_g1 hands its rows to main_k0, which runs beside it.
 // CHECK-NEXT:    coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(256, 768);
 // CHECK-NEXT:    if (main_k0_rows.side > 0) {
-// CHECK-NEXT:      cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + [[DONE:[0-9]+]]), 0, 8, stream);
+// CHECK-NEXT:      if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + [[DONE:[0-9]+]]), 0, 8, stream) != cudaSuccess)
+// CHECK-NEXT:        return CODA_LAUNCH_FAILED;
 // CHECK-NEXT:      main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + [[SS:[0-9]+]]), reinterpret_cast<unsigned *>(ws + [[DONE]]), [[TM]], main_k0_rows.early, main_k0_rows.side);
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      main_g1<<<32, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + [[SS]]));

@@ -47,7 +47,8 @@
 // CHECK-NEXT:      rowPass = *pass;
 // CHECK-NEXT:      rowPass.rows1 = static_cast<float *>(result1);
 // CHECK-NEXT:      rowPass.part1 = reinterpret_cast<const float *>(partials + offsets[0]);
-// CHECK:           rowPassState = coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, stream);
+// CHECK:           if (coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, stream, rowPassState) != cudaSuccess)
+// CHECK-NEXT:        return CODA_LAUNCH_FAILED;
 // CHECK:         args.epilogue.thread = {{[{][{].*[}]}}, {rowPass, rowPassState}};
 // CHECK:         if (pass && coda::rt::launchRowPassBeside(rowPass, rowPassState, m, n, K::kTileM, K::kTileN, stream) != cudaSuccess)
 // CHECK:         if (!pass && coda::rt::launchCombine<coda::rt::Combiner::Sum, float>

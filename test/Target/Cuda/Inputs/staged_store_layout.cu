@@ -19,6 +19,17 @@
 #include <type_traits>
 #include <vector>
 
+// Every element of an [M, cols] result (leading dimension ld) was written exactly once.
+static int writtenOnce(std::vector<int> const &hits, int M, int cols, long long ld, const char *what) {
+  for (int row = 0; row < M; ++row)
+    for (int col = 0; col < cols; ++col)
+      if (hits[size_t(row) * ld + col] != 1) {
+        std::printf("%s element (%d, %d) written %d times\n", what, row, col, hits[size_t(row) * ld + col]);
+        return 1;
+      }
+  return 0;
+}
+
 template <int TileM, int EpiM, class Element = cutlass::bfloat16_t>
 static int checkHalves(int M, int N, long long ld) {
   constexpr int P = 128, TileN = P, EpiN = 32;
@@ -50,12 +61,8 @@ static int checkHalves(int M, int N, long long ld) {
               ++hits[want];
             }
     }
-  for (int row = 0; row < M; ++row)
-    for (int col = 0; col < N; ++col)
-      if (hits[size_t(row) * ld + col] != 1) {
-        std::printf("element (%d, %d) written %d times\n", row, col, hits[size_t(row) * ld + col]);
-        return 1;
-      }
+  if (writtenOnce(hits, M, N, ld, "halves"))
+    return 1;
   // The subtile in shared memory: column 2q' + s at s * EpiN/2 + q' of row i, each half a row
   // swizzled by the TMA swizzle as wide as it (32 bytes of bf16, 64 of fp32).
   using RowSwizzle = std::conditional_t<sizeof(Element) == 2, Swizzle<1, 4, 3>, Swizzle<2, 4, 3>>;
@@ -103,12 +110,8 @@ static int checkContract(int M, int N, long long ld) {
               ++hits[want];
             }
     }
-  for (int row = 0; row < M; ++row)
-    for (int col = 0; col < N / 2; ++col)
-      if (hits[size_t(row) * ld + col] != 1) {
-        std::printf("contract element (%d, %d) written %d times\n", row, col, hits[size_t(row) * ld + col]);
-        return 1;
-      }
+  if (writtenOnce(hits, M, N / 2, ld, "contract"))
+    return 1;
   // Shared memory: rows of EpiN/2 elements swizzled by the TMA swizzle as wide as a row (32
   // bytes of bf16, 64 of fp32); the threads' column pair (2q, 2q + 1) of row i, stage p, writes
   // element (i, q) of stage p as TMA reads it.
