@@ -57,10 +57,12 @@ TEST(KernelConfigTest, TwoByTwoClustersNeverBeatTwoByOne) {
       if (config.clusterM != 2 || config.clusterN != 2)
         continue;
       ++twoByTwo;
-      for (auto &[other, otherMs] : ranked)
+      for (auto &[other, otherMs] : ranked) {
         if (other.tileM == config.tileM && other.tileN == config.tileN &&
-            other.pingpong == config.pingpong && other.clusterM == 2 && other.clusterN == 1)
+            other.pingpong == config.pingpong && other.clusterM == 2 && other.clusterN == 1) {
           EXPECT_LE(otherMs, ms) << config.str();
+        }
+      }
     }
     EXPECT_EQ(twoByTwo, 5);
     EXPECT_FALSE(ranked.front().first.clusterM == 2 && ranked.front().first.clusterN == 2);
@@ -99,6 +101,25 @@ TEST(KernelConfigTest, SwizzleAppearsInTextAndJsonOnlyWhenNotTheDefault) {
                            "\"cooperative\", \"raster\": \"heuristic\", \"swizzle\": 1}");
   for (auto &[c, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
     EXPECT_EQ(c.swizzle, c.splits > 1 ? 1 : 8) << c.str();
+}
+
+// The epilogue subtile is CUTLASS's automatic choice unless a database widens it; the model
+// never does (it cannot tell the widths apart: stage 2 times them).
+TEST(KernelConfigTest, EpilogueWidthAppearsInTextAndJsonOnlyWhenSet) {
+  KernelConfig config;
+  EXPECT_EQ(config.epilogueTileM(), 128);
+  EXPECT_EQ(config.epilogueTileN(), 32);
+  config.epilogueN = 64;
+  EXPECT_EQ(config.epilogueTileN(), 64);
+  EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64");
+  EXPECT_EQ(config.json(), "{\"tile\": [128, 256, 64], \"cluster\": [2, 1], \"schedule\": "
+                           "\"cooperative\", \"raster\": \"heuristic\", \"epilogue_n\": 64}");
+  EXPECT_FALSE(config == KernelConfig());
+  config.pingpong = true;
+  config.tileN = 128;
+  EXPECT_EQ(config.epilogueTileM(), 64);
+  for (auto &[c, ms] : rankConfigs({8192, 4096, 4096, 2.0, 4}))
+    EXPECT_EQ(c.epilogueN, 0) << c.str();
 }
 
 } // namespace

@@ -42,27 +42,31 @@ static const char *rasterName(KernelConfig::Raster r) {
 }
 
 std::string KernelConfig::str() const {
-  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}", tileM, tileN, tileK,
-                       clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
+  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}{9}", tileM, tileN,
+                       tileK, clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
                        rasterName(raster), splits > 1 ? " split " + std::to_string(splits) : "",
-                       swizzle != defaultSwizzle() ? " swizzle " + std::to_string(swizzle) : "")
+                       swizzle != defaultSwizzle() ? " swizzle " + std::to_string(swizzle) : "",
+                       epilogueN ? llvm::formatv(" epilogue {0}x{1}", epilogueTileM(), epilogueN)
+                                       .str()
+                                 : "")
       .str();
 }
 
 std::string KernelConfig::json() const {
   return llvm::formatv("{{\"tile\": [{0}, {1}, {2}], \"cluster\": [{3}, {4}], \"schedule\": "
-                       "\"{5}\", \"raster\": \"{6}\"{7}{8}}",
+                       "\"{5}\", \"raster\": \"{6}\"{7}{8}{9}}",
                        tileM, tileN, tileK, clusterM, clusterN,
                        pingpong ? "pingpong" : "cooperative", rasterName(raster),
                        splits > 1 ? ", \"splits\": " + std::to_string(splits) : "",
-                       swizzle != defaultSwizzle() ? ", \"swizzle\": " + std::to_string(swizzle) : "")
+                       swizzle != defaultSwizzle() ? ", \"swizzle\": " + std::to_string(swizzle) : "",
+                       epilogueN ? ", \"epilogue_n\": " + std::to_string(epilogueN) : "")
       .str();
 }
 
 bool KernelConfig::operator==(const KernelConfig &o) const {
   return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK && clusterM == o.clusterM &&
          clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster &&
-         splits == o.splits && swizzle == o.swizzle;
+         splits == o.splits && swizzle == o.swizzle && epilogueN == o.epilogueN;
 }
 
 namespace {
@@ -150,6 +154,7 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     std::optional<StringRef> raster = e ? e->getString("raster") : std::nullopt;
     std::optional<int64_t> splits = e ? e->getInteger("splits") : std::nullopt;
     std::optional<int64_t> swizzle = e ? e->getInteger("swizzle") : std::nullopt;
+    std::optional<int64_t> epilogueN = e ? e->getInteger("epilogue_n") : std::nullopt;
     if (!tile || tile->size() != 3 || !cluster || cluster->size() != 2 || !schedule || !raster)
       return bad("entry '" + key.str() +
                  "' needs \"tile\": [M, N, K], \"cluster\": [M, N], \"schedule\" and \"raster\"");
@@ -180,6 +185,10 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
       return bad("entry '" + key.str() + "': split-K kernels are not swizzled (\"swizzle\": 1)");
     if (config.splits > 1 && config.pingpong)
       return bad("entry '" + key.str() + "': split-K needs the cooperative schedule");
+    config.epilogueN = int(epilogueN.value_or(0));
+    if (epilogueN && (!isEpilogueWidth(*epilogueN) || config.tileN % *epilogueN != 0))
+      return bad("entry '" + key.str() + "': epilogue_n must be 16, 32, 64 or 128 and divide " +
+                 "the tile's N (" + std::to_string(config.tileN) + ")");
     bool known = false;
     for (auto &[candidate, ms] : rankConfigs({256, 256, 256, 0}))
       known |= candidate.tileM == config.tileM && candidate.tileN == config.tileN &&

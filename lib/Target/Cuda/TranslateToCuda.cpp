@@ -867,13 +867,13 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "  using ElementIn = " << inElem << ";\n  using ElementD = " << dElem << ";\n";
   os << "  static constexpr int kAlignD = " << (plan.dResult >= 0 ? "16 / sizeof(ElementD)" : "8")
      << ";\n";
-  // A StagedStore and a TableLoad stage subtiles of their own shape: CUTLASS's automatic
-  // choice, spelled out.
+  // A StagedStore and a TableLoad stage subtiles of their own shape: the configuration's (by
+  // default CUTLASS's automatic choice), spelled out.
   bool tables = false;
   for (unsigned i = 0; i < numOperands; ++i)
     tables |= tableByTma(op, i, plan, config, options);
   std::string epilogueTile = "cutlass::epilogue::collective::EpilogueTileAuto";
-  if (plan.stagesStores() || tables) {
+  if (plan.stagesStores() || tables || config.epilogueN) {
     os << "  using EpilogueTile = cute::Shape<cute::_" << config.epilogueTileM() << ", cute::_"
        << config.epilogueTileN() << ">;\n";
     epilogueTile = "EpilogueTile";

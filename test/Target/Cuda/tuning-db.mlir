@@ -1,6 +1,7 @@
 // Configuration choice: the analytic model's pick (tiles swizzled by 8) and its ranked candidates as comments (the
 // best per tile, then the best tile in the other clusters, raster orders and unswizzled), a
-// tuning database overriding it by kernel key, and clear errors for a bad database.
+// tuning database overriding it by kernel key (epilogue subtile included), and clear errors for
+// a bad database.
 
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=MODEL
 // MODEL:       static inline int coda_swizzle(
@@ -41,6 +42,12 @@
 // DB-UNSWIZZLED-NOT: coda_swizzle
 // DB-UNSWIZZLED-NOT: max_swizzle_size =
 
+// A wider epilogue subtile (stage 2's "epilogue_n"): spelled out for the collective.
+// RUN: coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db-epilogue.json %s | FileCheck %s --check-prefix=DB-EPILOGUE
+// DB-EPILOGUE:      // configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 (tuning database)
+// DB-EPILOGUE:      using EpilogueTile = cute::Shape<cute::_128, cute::_64>;
+// DB-EPILOGUE:      EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
+
 // RUN: rm -f %t.cu && not coda-translate --coda-to-cuda --tuning-db=%t.missing %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not test -e %t.cu
 // MISSING: error: cannot read tuning database '{{.*}}.missing'
@@ -48,6 +55,8 @@
 // BAD: error: tuning database '{{.*}}tuning-db-bad.json': entry 'any': 96x96x64 cluster 1x1 cooperative raster heuristic is not one of the configurations the backend emits
 // RUN: not coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db-bad-swizzle.json %s 2>&1 | FileCheck %s --check-prefix=BADSWIZZLE
 // BADSWIZZLE: error: tuning database '{{.*}}tuning-db-bad-swizzle.json': entry 'any': swizzle must be 1, 2, 4 or 8
+// RUN: not coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db-bad-epilogue.json %s 2>&1 | FileCheck %s --check-prefix=BADEPILOGUE
+// BADEPILOGUE: error: tuning database '{{.*}}tuning-db-bad-epilogue.json': entry 'any': epilogue_n must be 16, 32, 64 or 128 and divide the tile's N (128)
 // RUN: not coda-translate --coda-to-cuda --tuning-db=%s %s 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON: error: tuning database '{{.*}}tuning-db.mlir' is not JSON
 
