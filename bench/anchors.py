@@ -164,12 +164,12 @@ def launch_costs(fns, names, reps=25):
     return costs
 
 
-def tuned_variant(case, tuning_dir):
-    """The variant of `case` that bench/tune.py measured fastest (its configuration in
-    bench/results/tuning-h200.json), else the model's choice: its name in `tuning_dir`."""
+def tuned_variant(case, tuning_dir, db_path):
+    """The variant of `case` in `tuning_dir` whose configuration the tuning database `db_path`
+    holds for its kernel (what bench/tune.py measured fastest), else the baseline it was timed
+    against (rank 0)."""
     with open(os.path.join(tuning_dir, "manifest.json")) as f:
         variants = [v for v in json.load(f)["variants"] if v["case"] == case]
-    db_path = os.path.join(HERE, "results", "tuning-h200.json")
     chosen = {}
     if os.path.exists(db_path):
         with open(db_path) as f:
@@ -217,7 +217,7 @@ def add_tuning_db_argument(parser):
 def build_case(case, args, variant=DEFAULT):
     suffix, fuse, translate_flags = variant
     if args.from_tuning and variant == DEFAULT:  # the tuner's build, emitted the same way
-        name = tuned_variant(case, args.from_tuning)["name"]
+        name = tuned_variant(case, args.from_tuning, args.tuning_db)["name"]
         return check_examples.build(name, os.path.join(args.from_tuning, f"{name}.cu"), args)
     program = os.path.join(HERE, "programs", "anchor", f"{case}.mlir")
     name = f"anchor_{case}{suffix}"
@@ -351,8 +351,9 @@ def main():
     parser.add_argument("--emitted", dest="out", default=None)
     parser.add_argument("--builds", default=None)
     parser.add_argument("--from-tuning", default=None, metavar="DIR",
-                        help="take each case's fastest variant from bench/tune.py's DIR "
-                             "(emitted with --tuning-db; built there already)")
+                        help="take each case's variant from bench/tune.py's DIR: the one "
+                             "whose configuration --tuning-db holds (what tune.py measure "
+                             "chose), else its baseline")
     add_tuning_db_argument(parser)
     parser.add_argument("--only", default=None)
     parser.add_argument("--reps", type=int, default=25)
@@ -384,7 +385,8 @@ def main():
         built = {name: modules[(case, name)] for name in contenders}
         results["cases"][case] = bench_case(case, built, args)
         if args.from_tuning:
-            results["cases"][case]["config"] = tuned_variant(case, args.from_tuning)["config"]
+            results["cases"][case]["config"] = tuned_variant(case, args.from_tuning,
+                                                             args.tuning_db)["config"]
         torch.cuda.empty_cache()
         # After every case, so that a run cut short keeps what it measured.
         write_reports(results, json_path, os.path.join(args.results, "anchors-h200.png"),
