@@ -230,7 +230,7 @@ def bench_case(case, built, args):
     fn = programs.CASES[case]
     torch.manual_seed(0)
     xs = random_inputs(case)
-    refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+    refs = check_examples.fp32_reference(fn, xs)
     fns, errs = {}, {}
     for name, (module, _) in built.items():
         call = check_examples.prepared_call(module, xs)

@@ -112,7 +112,7 @@ def time_back_to_back(fns, seconds, rounds, sampler):
 def sustained_case(case, module, args, sampler):
     xs = anchors.random_inputs(case)
     fn = programs.CASES[case]
-    refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+    refs = check_examples.fp32_reference(fn, xs)
     call = check_examples.prepared_call(module, xs)
     outs = check_examples.as_list(call(*xs))
     err = max(check_examples.rel_err(o, r) for o, r in zip(outs, refs))

@@ -270,7 +270,7 @@ def measure(args):
             continue
         group = [v for v in variants if v["case"] == case and v["key"] == key]
         xs, fn, products, bound = setups[case]()
-        refs = check_examples.as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+        refs = check_examples.fp32_reference(fn, xs)
         if bound is None:  # within 1.5x bf16 PyTorch's own distance to fp32, at least BOUND
             eager = check_examples.as_list(fn(*xs))
             bound = max(anchors.BOUND, 1.5 * max(check_examples.rel_err(o, r)

@@ -256,6 +256,12 @@ def as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+def fp32_reference(fn, xs):
+    """The PyTorch function `fn` on `xs` with its floating-point arguments in fp32: the
+    reference a kernel's bf16 result is measured against, as a list."""
+    return as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
+
+
 def prepared_call(module, xs, function="main"):
     """`function` of a module, with its weights prepared once from `xs` by `<function>_prepare`
     when it has one (the call then takes the same arguments as `function`)."""
