@@ -233,11 +233,7 @@ def bench_case(case, built, args):
     refs = check_examples.fp32_reference(fn, xs)
     fns, errs = {}, {}
     for name, (module, _) in built.items():
-        call = check_examples.prepared_call(module, xs)
-        fns[name] = lambda call=call: call(*xs)
-        outs = check_examples.as_list(fns[name]())
-        errs[name] = max(check_examples.rel_err(o, r) for o, r in zip(outs, refs))
-        del outs
+        fns[name], errs[name] = check_examples.checked_call(module, xs, refs)
     del refs
     err = errs["coda"]
     a, b = xs[GEMM[case][0]], xs[GEMM[case][1]]

@@ -112,13 +112,9 @@ def time_back_to_back(fns, seconds, rounds, sampler):
 def sustained_case(case, module, args, sampler):
     xs = anchors.random_inputs(case)
     fn = programs.CASES[case]
-    refs = check_examples.fp32_reference(fn, xs)
-    call = check_examples.prepared_call(module, xs)
-    outs = check_examples.as_list(call(*xs))
-    err = max(check_examples.rel_err(o, r) for o, r in zip(outs, refs))
-    del outs, refs
+    call, err = check_examples.checked_call(module, xs, check_examples.fp32_reference(fn, xs))
     a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
-    fns = {"coda": lambda: call(*xs), "cublas_gemm": lambda: torch.matmul(a, b.t())}
+    fns = {"coda": call, "cublas_gemm": lambda: torch.matmul(a, b.t())}
     result = {"max_rel_err": err, "passed": err <= anchors.BOUND}
     for name, r in time_back_to_back(fns, args.seconds, args.rounds, sampler).items():
         result.update({f"{name}_{key}": value for key, value in r.items()})

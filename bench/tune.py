@@ -280,10 +280,7 @@ def measure(args):
         for v in group:
             if modules[v["name"]] is None:
                 continue
-            prepared = check_examples.prepared_call(modules[v["name"]], xs)
-            call = lambda prepared=prepared: prepared(*xs)  # noqa: E731
-            err = max(check_examples.rel_err(o, r)
-                      for o, r in zip(check_examples.as_list(call()), refs))
+            call, err = check_examples.checked_call(modules[v["name"]], xs, refs)
             if err > bound:
                 print(f"{v['name']}: {json.dumps(v['config'])} wrong (rel err {err:.1e} > "
                       f"{bound:.1e}), left out", flush=True)

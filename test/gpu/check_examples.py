@@ -271,6 +271,14 @@ def prepared_call(module, xs, function="main"):
     return getattr(module, function)
 
 
+def checked_call(module, xs, refs):
+    """`main` of a module on `xs` (weights prepared once) as a call without arguments, run once:
+    the call, and its largest relative error against `refs` (fp32_reference)."""
+    prepared = prepared_call(module, xs)
+    call = lambda: prepared(*xs)  # noqa: E731
+    return call, max(rel_err(o, r) for o, r in zip(as_list(call()), refs))
+
+
 def check_function(name, module):
     return all([check_one_function(name, module, function, make)
                 for function, make in FUNCTIONS[name]])
