@@ -188,7 +188,6 @@ VARIANTS = {
     "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),
     "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
     "coda_row_pass": ("_row_pass", "--coda-fuse", ("--row-pass",)),
-    "coda_combine_kernel": ("_combine_kernel", "--coda-fuse", ("--combine-in-pass=false",)),
     "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
 }
 # The option that adds each variant, and what the variant changes.
@@ -206,8 +205,6 @@ VARIANT_OPTIONS = {
                       "instead of by a pass after it"),
     "coda_thread_stores": ("--thread-stores", "SwiGLU's contracted output stored by each thread "
                            "instead of through TMA"),
-    "coda_combine_kernel": ("--combine-kernel", "a norm's row statistics combined by a kernel "
-                            "of their own before its output pass, instead of inside that pass"),
 }
 
 

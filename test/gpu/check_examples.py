@@ -158,8 +158,7 @@ def rmsnorm_block():
 
 def rmsnorm_output(m, n, k):
     """A function of rmsnorm_output.mlir: h = res + x·Wᵀ, then y = h · rsqrt(Σh²/N + ε) · γ from
-    the stored (bf16) h, which the kernel runs as its row pass (after it, beside it with
-    --row-pass, or as a kernel of its own after a combine kernel with --combine-in-pass=false)."""
+    the stored (bf16) h, which the kernel runs as its row pass."""
     x, w, res = bf16(m, k), bf16(n, k), bf16(m, n)
     gamma = (1 + 0.1 * torch.randn(n, device="cuda")).to(torch.bfloat16)
     h = res.float() + acc_of(x, w)
@@ -192,7 +191,6 @@ ROW_OUTPUTS = [("main", lambda: rmsnorm_output(512, 1024, 512)),
 FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnorm_block)],
              "rmsnorm_output": ROW_OUTPUTS,
              "rmsnorm_output_row_pass": ROW_OUTPUTS,
-             "rmsnorm_output_combine_kernel": ROW_OUTPUTS,
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 
@@ -210,7 +208,6 @@ def adapt(name, shape):
 
 # Examples emitted once more with other coda-translate options: name -> (example, options).
 VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
-            "rmsnorm_output_combine_kernel": ("rmsnorm_output", ["--combine-in-pass=false"]),
             "swiglu_threads": ("swiglu", ["--tma-contract=false"])}
 
 

@@ -1,17 +1,10 @@
-//===- RowPass.cuh - a norm's output computed after or beside its GEMM ---------===//
+//===- RowPass.cuh - a norm's output computed beside the GEMM it follows -------===//
 //
 // A linalg.generic right after a GEMM that reads the GEMM's stored result together with row
 // reductions of it (RMSNorm's y = h · rsqrt(Σh²/D + ε) · γ) needs every column of a row before
-// any element of it: the row pass.
-//
-// After the GEMM (`rowPassAfter`, the default): one kernel whose CTAs each take a few rows,
-// combine those rows' reductions from the GEMM's per-tile partials (in tile order:
-// deterministic), then run the generic over them. It replaces a combine kernel and the generic's
-// own kernel, and the launch between them.
-//
-// Beside the GEMM (coda-translate --row-pass, experimental: slower on the H200), a row block (the
-// GEMM's tile M) at a time, as soon as the block's rows are complete, reading them from L2, where
-// they were just written:
+// any element of it: run after the kernel, it reads the whole result back from memory. Here it
+// runs beside the GEMM instead, a row block (the GEMM's tile M) at a time, as soon as the block's
+// rows are complete, reading them from L2, where they were just written:
 //
 //   - the GEMM's epilogue (`RowPass`, around the epilogue DAG): after a tile's stores, its TMA
 //     stores land and it adds one to its row block's count (`counts[m]`, release). The row
@@ -36,8 +29,6 @@
 #define CODA_RUNTIME_ROWPASS_CUH
 
 #include <cuda_runtime.h>
-
-#include <algorithm>
 
 #include "cutlass/arch/barrier.h"
 #include "coda/Runtime/Overlap.cuh"
@@ -150,10 +141,10 @@ template <class Node, class Pass> struct RowPass : NodeWith<Node, RowPassParams<
   }
 };
 
-/// The pass over rows [r0, r1): its steps shared among the block's threads, kAhead steps' loads
+/// The pass over rows [r0, r1): its steps shared among the block's threads, eight steps' loads
 /// in flight per thread before their math and stores.
-template <int kAhead = 8, class Pass>
-__device__ void passRows(Pass const &pass, long long r0, long long r1) {
+template <class Pass> __device__ void passRows(Pass const &pass, long long r0, long long r1) {
+  constexpr int kAhead = 8;
   long long first = r0 * Pass::kSteps, total = (r1 - r0) * Pass::kSteps;
   long long i = threadIdx.x, threads = blockDim.x;
   for (; i + (kAhead - 1) * threads < total; i += kAhead * threads) {
@@ -208,34 +199,6 @@ inline cudaError_t launchRowPassBeside(Pass const &pass, RowPassState const &sta
   config.attrs = &attribute;
   config.numAttrs = 1;
   return cudaLaunchKernelEx(&config, rowPassBeside<Pass>, pass, state, m, tileM, tilesN);
-}
-
-/// Threads of a CTA of the pass after the GEMM, and the steps in flight per thread: 4 × 16 bytes
-/// of each vector operand, enough at full occupancy to keep HBM busy.
-constexpr int kAfterThreads = 256, kAfterAhead = 4;
-
-/// The pass after the GEMM over rows [blockIdx.x · rows, + rows): the rows' reductions
-/// combined from their partials (published to the CTA by the barrier), then the generic.
-template <class Pass>
-__global__ void __launch_bounds__(kAfterThreads) rowPassAfter(Pass pass, int M, int rows,
-                                                              int tilesN) {
-  long long r0 = (long long)blockIdx.x * rows, r1 = min((long long)M, r0 + rows);
-  for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x)
-    pass.combine(r, tilesN);
-  __syncthreads();
-  passRows<kAfterAhead>(pass, r0, r1);
-}
-
-/// Launches the pass after the GEMM on `stream`: CTAs of as many rows as give each thread four
-/// rounds of loads (one row at least), so that a row's combine is short beside its steps.
-template <class Pass>
-inline cudaError_t launchRowPassAfter(Pass const &pass, int m, int tilesN, cudaStream_t stream) {
-  if (m <= 0)
-    return cudaSuccess;
-  long long steps = 4LL * kAfterAhead * kAfterThreads;
-  int rows = int(std::max(1LL, std::min(64LL, steps / Pass::kSteps)));
-  rowPassAfter<Pass><<<(m + rows - 1) / rows, kAfterThreads, 0, stream>>>(pass, m, rows, tilesN);
-  return cudaGetLastError();
 }
 
 } // namespace coda::rt

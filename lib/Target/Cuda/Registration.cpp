@@ -47,20 +47,13 @@ void mlir::coda::registerToCudaTranslation() {
                      "SMs its last wave leaves idle, handing the rows over a row block at a time "
                      "(default). =false runs the two one after the other"),
       llvm::cl::init(true));
-  static llvm::cl::opt<bool> combineInPass(
-      "combine-in-pass",
-      llvm::cl::desc("With --coda-to-cuda: an elementwise linalg.generic that reads a kernel's "
-                     "stored result and its row reductions (a norm's output) runs after the "
-                     "kernel as one pass whose CTAs first combine their rows' partials (unsplit "
-                     "kernels, 8-element steps; default). =false: a kernel combines every row's "
-                     "partials, then the generic runs on its own"),
-      llvm::cl::init(true));
   static llvm::cl::opt<bool> rowPass(
       "row-pass",
-      llvm::cl::desc("With --coda-to-cuda: run the row pass (see --combine-in-pass) beside "
-                     "its kernel, on each row block once the kernel has stored its rows "
-                     "(experimental: correct on the H200, slower than the pass after the "
-                     "kernel, which is the default)"),
+      llvm::cl::desc("With --coda-to-cuda: run an elementwise linalg.generic that reads a "
+                     "kernel's stored result and its row reductions (a norm's output) inside "
+                     "that kernel, on each tile once its rows are complete (unsplit kernels, "
+                     "8-element steps; experimental: correct on the H200, slower than the pass "
+                     "after the kernel, which is the default)"),
       llvm::cl::init(false));
   static llvm::cl::opt<bool> wholeWaves(
       "whole-waves",
@@ -87,7 +80,6 @@ void mlir::coda::registerToCudaTranslation() {
         options.tmaContract = tmaContract;
         options.tmaTables = tmaTables;
         options.overlapRows = overlapRows;
-        options.combineInPass = combineInPass;
         options.rowPass = rowPass;
         options.wholeWaves = wholeWaves;
         options.maxSplits = maxSplits;

@@ -704,8 +704,7 @@ static Value throughReshapes(Value v) {
 /// reduction, it could start before the pass's counts are cleared).
 static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const KernelConfig &config,
                                    bool awaits, const CudaEmitterOptions &options) {
-  if ((!options.combineInPass && !options.rowPass) || config.splits != 1 || plan.pairwise ||
-      op.getHalves() || awaits)
+  if (!options.rowPass || config.splits != 1 || plan.pairwise || op.getHalves() || awaits)
     return {};
   Operation *next = op->getNextNode();
   while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::EmptyOp,
@@ -763,10 +762,8 @@ LogicalResult CudaEmitter::emitRowPass(GemmOp op, StringRef name, const KernelPl
                  .emitGenericKernel(generic, pass, params, vectorParams, threads,
                                     GenericRole::RowPass)))
     return failure();
-  os << "// " << name << "'s row pass: the generic's operands, and the row reductions it "
-     << (options.rowPass ? "waits for, which the last tile of a row block combines"
-                         : "combines before its rows")
-     << " (their pointers set by the launcher).\n";
+  os << "// " << name << "'s row pass (coda::rt::RowPass): the generic's operands, and the row "
+        "reductions the last tile of a row block combines (their pointers set by the launcher).\n";
   os << "struct " << pass << " {\n";
   os << "  static constexpr long long kSteps = " << op.getN() / kVector
      << "; // 8-element steps per row\n";
@@ -1008,7 +1005,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     os << "  using EVT = " << fusion << "Sm90EVT<\n      " << nodes[1] << ",  // 1\n      "
        << nodes[0] << ">;  // 0\n";
   } else {
-    os << "  using " << (passed && options.rowPass ? "Dag" : "EVT") << " = "
+    os << "  using " << (passed ? "Dag" : "EVT") << " = "
        << (plan.dResult < 0 ? "coda::rt::WithoutD<" + std::string(noDElement) + ", " : "")
        << fusion << "Sm90TopologicalVisitor<float, cute::tuple<\n";
     for (auto [i, edge] : llvm::enumerate(edges))
@@ -1017,7 +1014,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
          << "  // " << i << "\n";
   }
-  if (passed && options.rowPass)
+  if (passed)
     os << "  // After each tile's epilogue: its count for the row pass.\n"
           "  using EVT = coda::rt::RowPass<Dag, "
        << name << "_pass>;\n";
@@ -1083,7 +1080,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   std::string traits = (name + "_kernel").str();
   bool contract = plan.pairwise == PairwiseMode::Contract;
   bool passes = rowPasses.count(op);
-  bool beside = passes && options.rowPass; // else the pass runs after the kernel
   SmallVector<unsigned> reductions;
   for (auto [r, result] : llvm::enumerate(plan.results))
     if (result.sink == Sink::Reduce)
@@ -1139,7 +1135,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     if (!reductions.empty())
       os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
          << name << "_partials(m, n, offsets)"
-         << (beside ? " + coda::rt::rowPassBytes(m, " + traits + "::kTileM)" : "")
+         << (passes ? " + coda::rt::rowPassBytes(m, " + traits + "::kTileM)" : "")
          << ";\n}\n\n";
     else
       os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
@@ -1254,15 +1250,13 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));\n";
   if (!reductions.empty()) {
     os << "  size_t offsets[" << reductions.size() << "];\n";
-    os << "  " << (beside ? "size_t partialBytes = " : "") << name << "_partials(m, n, offsets);\n";
+    os << "  " << (passes ? "size_t partialBytes = " : "") << name << "_partials(m, n, offsets);\n";
     os << "  char *partials = static_cast<char *>(workspace) + gemmBytes;\n";
   }
   if (passes) {
     os << "  // The row pass (none without `pass`): the generic's operands, the row reductions' "
-          "partials and results"
-       << (beside ? ", and its counts after the partials" : "") << ".\n";
-    os << "  " << name << "_pass rowPass{};\n"
-       << (beside ? "  coda::rt::RowPassState rowPassState{};\n" : "");
+          "partials and results, and its counts after the partials.\n";
+    os << "  " << name << "_pass rowPass{};\n  coda::rt::RowPassState rowPassState{};\n";
     os << "  if (pass) {\n    rowPass = *pass;\n";
     for (auto [i, r] : llvm::enumerate(reductions)) {
       ResultModeAttr mode = plan.results[r].mode;
@@ -1275,10 +1269,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
          << " *>(partials + offsets[" << i << "]);\n";
       os << "    rowPass.pitch" << n << " = (m + K::kTileM - 1) / K::kTileM * K::kTileM;\n";
     }
-    if (beside)
-      os << "    if (coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, stream, "
-            "rowPassState) != cudaSuccess)\n      return CODA_LAUNCH_FAILED;\n";
-    os << "  }\n";
+    os << "    if (coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, stream, "
+          "rowPassState) != cudaSuccess)\n      return CODA_LAUNCH_FAILED;\n  }\n";
   }
   // The DAG's arguments, node by node.
   SmallVector<std::string> nodeArgs;
@@ -1334,9 +1326,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   nodeArgs.push_back("{}");
   assert(nodeArgs.size() == numNodes && "one argument per DAG node");
   (void)numNodes;
-  os << "  args.epilogue.thread = {" << (beside ? "{" : "");
+  os << "  args.epilogue.thread = {" << (passes ? "{" : "");
   llvm::interleaveComma(nodeArgs, os);
-  os << (beside ? "}, {rowPass, rowPassState}" : "") << "};\n";
+  os << (passes ? "}, {rowPass, rowPassState}" : "") << "};\n";
   // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take (or
   // the SMs a reduction beside the kernel leaves it).
   std::string waves = "coda::rt::wholeWaves(" + tiling + ")";
@@ -1356,16 +1348,13 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   if (halves)
     os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
        << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
-  if (beside)
+  if (passes)
     os << "  // The generic beside the kernel, on the SMs it leaves, a row block at a time.\n"
           "  if (pass && coda::rt::launchRowPassBeside(rowPass, rowPassState, m, n, K::kTileM, "
           "K::kTileN, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
   if (!reductions.empty()) {
     os << "  // Combine the partials of every row (column) in tile order: deterministic"
-       << (beside   ? "; with a row pass, the kernel combines the rows'"
-           : passes ? "; with a row pass, the pass combines the rows'"
-                    : "")
-       << ".\n";
+       << (passes ? "; with a row pass, the kernel combines the rows'" : "") << ".\n";
     os << "  long long tilesM = (m + K::kTileM - 1) / K::kTileM, tilesN = (n + K::kTileN - 1) / K::kTileN;\n";
     reductionIndex = 0;
     for (unsigned r : reductions) {
@@ -1382,10 +1371,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       os << "    return CODA_LAUNCH_FAILED;\n";
     }
   }
-  if (passes && !beside)
-    os << "  // The generic after the kernel, each CTA's rows combined first.\n"
-          "  if (pass && coda::rt::launchRowPassAfter(rowPass, m, int(tilesN), stream) != "
-          "cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
   os << "  return CODA_OK;\n}\n\n";
   if (awaits || passes) {
     os << runs << "extern \"C\" int " << name << "(";
@@ -1856,22 +1841,16 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   bool rowPass = role == GenericRole::RowPass;
   os << "// " << name << ": a linalg.generic over [";
   llvm::interleaveComma(ranges, os);
-  os << "] "
-     << (!rowPass          ? "outside the kernels"
-         : options.rowPass ? "run beside the kernel before it, a row block at a time once its "
-                             "rows are complete (the kernel's row pass)"
-                           : "run after the kernel before it, a few rows at a time once their "
-                             "reductions are combined (the kernel's row pass)")
+  os << "] " << (rowPass ? "run beside the kernel before it, a row block at a time once its rows "
+                           "are complete (the kernel's row pass)"
+                         : "outside the kernels")
      << (width > 1 ? ", 8 elements of the last dimension per step" : "") << ".\n";
   unsigned numInputs = generic.getNumDpsInputs() + captured.size();
   std::string paramList, argList;
   for (auto [i, v] : llvm::enumerate(params)) {
     auto type = cast<RankedTensorType>(v.getType());
-    // A row pass reads the row reductions its kernel combines just before: no read-only
-    // (non-coherent) loads.
     paramList += std::string(i ? ", " : "") + (i < numInputs ? "const " : "") +
-                 *bufferElement(type.getElementType()) + (rowPass ? " *p" : " *__restrict__ p") +
-                 std::to_string(i);
+                 *bufferElement(type.getElementType()) + " *__restrict__ p" + std::to_string(i);
     argList += (i ? ", p" : "p") + std::to_string(i);
   }
   // A reduction that hands its rows to a GEMM beside it reduces a row in a function that both

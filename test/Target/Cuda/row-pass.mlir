@@ -4,9 +4,10 @@
 // math become step functions, the kernel's DAG is wrapped in RowPass (which counts each tile and
 // combines the rows), and the launcher behind the public one takes the pass and launches
 // rowPassBeside right behind the kernel; the function launcher runs no kernel for the generic.
-// By default the row pass runs after the kernel (combine-in-pass.mlir).
+// Elsewhere, and by default, the generic is a kernel after the GEMM.
 
 // RUN: coda-translate --coda-to-cuda --row-pass --split-input-file %s | FileCheck %s
+// RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rmsnorm_output.mlir | FileCheck %s --check-prefix=OFF
 
 #rows = affine_map<(i, j) -> (i, 0)>
 #cols = affine_map<(i, j) -> (j)>
@@ -158,3 +159,9 @@ func.func @main(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>)
   } -> tensor<256x1024xbf16>
   return %y : tensor<256x1024xbf16>
 }
+
+// OFF-NOT:     coda::rt::RowPass<
+// OFF:         coda::rt::launchCombine<coda::rt::Combiner::Sum, float>
+// OFF-LABEL:   extern "C" int main_run(
+// OFF:           if (int s = main_k0(
+// OFF-NEXT:      main_g0<<<

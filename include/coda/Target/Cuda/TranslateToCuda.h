@@ -34,14 +34,10 @@ struct CudaEmitterOptions {
   /// a row block at a time while that kernel runs beside it (coda/Runtime/Overlap.cuh).
   bool overlapRows = true;
   /// An elementwise linalg.generic right after a kernel that reads the kernel's stored result
-  /// with its row reductions (a norm's output) runs after the kernel as its row pass
-  /// (coda::rt::rowPassAfter): one kernel whose CTAs each combine their rows' partials, then
-  /// run the generic over those rows. When false, a combine kernel writes every row's
-  /// reduction first and the generic runs on its own.
-  bool combineInPass = true;
-  /// The row pass runs beside the kernel instead, on each row block once the kernel has stored
-  /// its tiles (coda::rt::RowPass). Off by default: on the H200 it is slower than the pass
-  /// after the kernel (docs/benchmarks.md, ninth session).
+  /// with its row reductions (a norm's output) runs beside the kernel, on each row block once
+  /// the kernel has stored its tiles (coda/Runtime/RowPass.cuh), instead of as a pass after it.
+  /// Off by default: on the H200 it is slower than the pass after the kernel
+  /// (docs/benchmarks.md, ninth session).
   bool rowPass = false;
   /// Persistent kernels run on the fewest CTAs that take as many waves of tiles as one CTA per
   /// SM would (coda::rt::wholeWaves) instead of on every SM.
