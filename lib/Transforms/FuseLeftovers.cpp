@@ -106,17 +106,44 @@ static bool isWidening(Value v) {
          body.getTerminator()->getOperand(0) == ext.getResult();
 }
 
-/// Two reductions over the same iteration space that read a tensor in common (LayerNorm's row
-/// sums of x and x²) become one generic with both outputs: one pass over that tensor. The
-/// merged op takes the later one's place; neither may read the other, and nothing between them
-/// may read the earlier one.
-static bool mergeSiblingReductions(linalg::GenericOp first, linalg::GenericOp second,
-                                   RewriterBase &rewriter) {
+/// Whether `g` reads a kernel's result (as an operand or through tensor.extract, past
+/// reshapes): such a generic is planned around that kernel (its row pass, say) and stays alone.
+static bool readsKernelResult(linalg::GenericOp g) {
+  auto fromKernel = [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (isa<GemmOp>(def))
+        return true;
+      if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        return false;
+      v = def->getOperand(0);
+    }
+    return false;
+  };
+  if (llvm::any_of(g->getOperands(), fromKernel))
+    return true;
+  return g.walk([&](tensor::ExtractOp e) {
+            return fromKernel(e.getTensor()) ? WalkResult::interrupt() : WalkResult::advance();
+          })
+      .wasInterrupted();
+}
+
+/// Two generics over the same iteration space become one generic with the outputs of both:
+///   - two reductions that read a tensor in common (LayerNorm's row sums of x and x²): one pass
+///     over that tensor;
+///   - two elementwise generics that read no kernel's result (RoPE's cos and sin tables,
+///     permuted for the kernel): one launch instead of two.
+/// The merged op takes the later one's place; neither may read the other, and nothing between
+/// them may read the earlier one.
+static bool mergeSiblings(linalg::GenericOp first, linalg::GenericOp second,
+                          RewriterBase &rewriter) {
   if (first == second || first->getBlock() != second->getBlock() ||
-      !first->isBeforeInBlock(second) || first.getNumReductionLoops() == 0 ||
-      !first.hasPureTensorSemantics() || !second.hasPureTensorSemantics() ||
+      !first->isBeforeInBlock(second) || !first.hasPureTensorSemantics() ||
+      !second.hasPureTensorSemantics() ||
       first.getIteratorTypesArray() != second.getIteratorTypesArray() ||
       first.getStaticLoopRanges() != second.getStaticLoopRanges())
+    return false;
+  bool elementwise = first.getNumReductionLoops() == 0;
+  if (elementwise && (readsKernelResult(first) || readsKernelResult(second)))
     return false;
   auto reads = [](linalg::GenericOp g, Value v) {
     return llvm::is_contained(g->getOperands(), v);
@@ -134,7 +161,7 @@ static bool mergeSiblingReductions(linalg::GenericOp first, linalg::GenericOp se
     for (OpOperand *b : second.getDpsInputOperands())
       shared |= a->get() == b->get() &&
                 first.getMatchingIndexingMap(a) == second.getMatchingIndexingMap(b);
-  if (!shared)
+  if (!shared && !elementwise)
     return false;
 
   // Inputs of both, each (tensor, map) once; then the outputs of both.
@@ -211,7 +238,7 @@ struct CodaFuseLeftoversPass : coda::impl::CodaFuseLeftoversBase<CodaFuseLeftove
       func.walk([&](linalg::GenericOp g) { generics.push_back(g); });
       for (linalg::GenericOp a : generics) {
         for (linalg::GenericOp b : generics)
-          if ((changed = mergeSiblingReductions(a, b, rewriter)))
+          if ((changed = mergeSiblings(a, b, rewriter)))
             break;
         if (changed)
           break;

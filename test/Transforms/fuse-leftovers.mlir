@@ -2,7 +2,7 @@
 // (here the normalization of a materialized output, torch-mlir's ops one by one) becomes one
 // generic: one pass over memory instead of three. A producer with several users is not
 // duplicated, unless it only widens (its copy costs a pass over memory, its recomputation a
-// convert), and a function without kernels stays as it is.
+// convert); sibling generics merge; a function without kernels stays as it is.
 // RUN: coda-opt --coda-fuse-leftovers %s | FileCheck %s
 // RUN: coda-opt --coda-fuse-leftovers %s -o %t.mlir
 // RUN: coda-run %t.mlir --against %s --entry normalize_kernel_output --atol 1e-2 | FileCheck %s --check-prefix=SAME
@@ -125,6 +125,58 @@ func.func @widened_twice(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>)
     linalg.yield %y : f32
   } -> tensor<8x1xf32>
   return %h, %sum, %sumsq : tensor<8x16xf32>, tensor<8x1xf32>, tensor<8x1xf32>
+}
+
+// Two elementwise generics over the same loops that read no kernel's result (here the kernel's
+// two matrix operands) become one: one launch. One that reads the kernel's result stays alone
+// (the backend plans it around its kernel: a row pass, say), and so does the one after it.
+// RUN: coda-run %t.mlir --against %s --entry independent_elementwise --atol 1e-5 | FileCheck %s --check-prefix=SAME
+// CHECK-LABEL: func.func @independent_elementwise
+// CHECK:         %[[T:.*]]:2 = linalg.generic
+// CHECK-SAME:      ins(%arg2, %arg3 : tensor<8x16xf32>, tensor<8x16xf32>)
+// CHECK:           arith.negf
+// CHECK:           math.exp
+// CHECK:         %[[H:.*]] = coda.gemm
+// CHECK-NEXT:      with(%[[T]]#0 as matrix : tensor<8x16xf32>, %[[T]]#1 as matrix : tensor<8x16xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[H]] : tensor<8x16xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%arg4 : tensor<8x16xf32>)
+// CHECK:         return
+func.func @independent_elementwise(%x: tensor<8x4xbf16>, %w: tensor<4x16xbf16>, %a: tensor<8x16xf32>,
+    %b: tensor<8x16xf32>, %c: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %t1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<8x16xf32>
+  %t2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = math.exp %v : f32
+    linalg.yield %n : f32
+  } -> tensor<8x16xf32>
+  %h = coda.gemm %x, %w : tensor<8x4xbf16>, tensor<4x16xbf16>
+      with(%t1 as matrix : tensor<8x16xf32>, %t2 as matrix : tensor<8x16xf32>)
+      -> (store tensor<8x16xf32>)
+      epilogue(%acc: f32, %p: f32, %q: f32, %i: index, %j: index) {
+    %s = arith.addf %acc, %p : f32
+    %t = arith.mulf %s, %q : f32
+    coda.yield %t : f32
+  }
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<8x16xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = math.exp %v : f32
+    linalg.yield %n : f32
+  } -> tensor<8x16xf32>
+  return %y, %u : tensor<8x16xf32>, tensor<8x16xf32>
 }
 
 // CHECK-LABEL: func.func @no_kernels

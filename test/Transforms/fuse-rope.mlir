@@ -27,12 +27,12 @@
 
 // SCORES-LABEL: func.func @qk_rope_scores
 // SCORES:       %[[W:.*]] = call @coda_rope_permute_32x32_{{.*}}d8{{.*}}d8(%{{.*}}) : (tensor<32x32xf32>) -> tensor<32x32xf32>
-// SCORES:       %[[COS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x8xf32>)
+// The tables' two permutations are one generic (coda-fuse-leftovers merges them: one launch).
+// SCORES:       %[[T:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<8x8xf32>, tensor<8x8xf32>)
 // SCORES:         tensor.extract %arg3
-// SCORES:       %[[SIN:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x8xf32>)
 // SCORES:         tensor.extract %arg4
 // SCORES:       %[[G:.*]] = coda.gemm %arg0, %[[W]] transpose_b pairwise(rotate) : tensor<8x32xf32>, tensor<32x32xf32>
-// SCORES-NEXT:    with(%[[COS]] as tiled : tensor<8x8xf32>, %[[SIN]] as tiled : tensor<8x8xf32>)
+// SCORES-NEXT:    with(%[[T]]#0 as tiled : tensor<8x8xf32>, %[[T]]#1 as tiled : tensor<8x8xf32>)
 // SCORES-NEXT:    -> (store tensor<8x32xf32>)
 // SCORES-NEXT:    epilogue(%[[X0:.*]]: f32, %[[X1:.*]]: f32, %[[C0:.*]]: f32, %[[C1:.*]]: f32, %[[S0:.*]]: f32, %[[S1:.*]]: f32, %{{.*}}: index, %{{.*}}: index) {
 // SCORES-DAG:     %[[A:.*]] = arith.mulf %[[X0]], %[[C0]] : f32
@@ -48,10 +48,11 @@
 // permutation: the tables are read by both columns of a pair, and no order is restored.
 // INTERLEAVED-LABEL: func.func @qk_rope_interleaved
 // INTERLEAVED-NOT:   coda_rope_permute
-// INTERLEAVED:       %[[COS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x8xf32>)
+// INTERLEAVED:       %[[T:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<8x8xf32>, tensor<8x8xf32>)
 // INTERLEAVED:         tensor.extract %arg3
+// INTERLEAVED:         tensor.extract %arg4
 // INTERLEAVED:       coda.gemm %arg0, %{{.*}} transpose_b pairwise(rotate)
-// INTERLEAVED-NEXT:    with(%[[COS]] as tiled : tensor<8x8xf32>, %{{.*}} as tiled : tensor<8x8xf32>)
+// INTERLEAVED-NEXT:    with(%[[T]]#0 as tiled : tensor<8x8xf32>, %[[T]]#1 as tiled : tensor<8x8xf32>)
 // INTERLEAVED-NOT:   tensor.concat
 // INTERLEAVED-NOT:   coda_rope_permute
 

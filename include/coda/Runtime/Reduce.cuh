@@ -68,10 +68,13 @@ enum class Combiner { Sum, Max, Lse };
 /// Combines the partials of `part` for `count` outputs. Output o reads `group` consecutive
 /// partial slots (2 for a pairwise-contracted column reduction, where the odd column holds the
 /// identity) in each of `tiles` tiles: slot (t, o·group + g) at t·pitch + o·group + g.
-/// A block of kCombineRows × 32 threads takes 32 outputs: row y of the block folds tiles y,
-/// y + kCombineRows, ... (neighbouring threads read neighbouring slots), then row 0 folds the
-/// rows in order. The order is fixed: the result is the same from run to run.
-constexpr int kCombineRows = 8;
+/// A block of R × 32 threads takes 32 outputs: row y of the block folds tiles y, y + R, ...
+/// (neighbouring threads read neighbouring slots), then row 0 folds the rows in order. R is 8,
+/// or 32 from 128 tiles on (an LM head's 501 tiles: 16 partials per thread instead of 63, four
+/// times the threads for a latency-bound fold). The order is fixed by the tile count: the
+/// result is the same from run to run.
+constexpr int kCombineRows = 8, kCombineRowsMany = 32, kManyTiles = 128;
+inline int combineRows(int tiles) { return tiles >= kManyTiles ? kCombineRowsMany : kCombineRows; }
 
 template <Combiner C, class P> __device__ __forceinline__ P combine(P a, P b) {
   if constexpr (C == Combiner::Sum)
@@ -93,12 +96,13 @@ template <Combiner C, class P> __device__ __forceinline__ float finalValue(P acc
 template <Combiner C, class P>
 __global__ void combinePartials(const P *part, float *out, int count, int tiles, long long pitch,
                                 int group) {
-  __shared__ P rows[kCombineRows][32];
-  int o = blockIdx.x * 32 + threadIdx.x, y = threadIdx.y;
+  __shared__ P rows[kCombineRowsMany][32];
+  int o = blockIdx.x * 32 + threadIdx.x, y = threadIdx.y, ys = blockDim.y;
   P acc = part[0]; // replaced below: a thread folds at least one slot
   bool any = false;
   if (o < count)
-    for (int t = y; t < tiles; t += kCombineRows)
+#pragma unroll 4
+    for (int t = y; t < tiles; t += ys)
       for (int g = 0; g < group; ++g) {
         P v = part[t * pitch + (long long)o * group + g];
         acc = any ? combine<C>(acc, v) : v;
@@ -108,7 +112,7 @@ __global__ void combinePartials(const P *part, float *out, int count, int tiles,
   __syncthreads();
   if (y != 0 || o >= count)
     return;
-  for (int r = 1; r < kCombineRows && r < tiles; ++r)
+  for (int r = 1; r < ys && r < tiles; ++r)
     acc = combine<C>(acc, rows[r][threadIdx.x]);
   out[o] = finalValue<C>(acc);
 }
@@ -140,7 +144,7 @@ inline cudaError_t launchCombine(const void *part, float *out, int count, int ti
                                  long long pitch, int group, cudaStream_t stream) {
   if (count <= 0)
     return cudaSuccess;
-  combinePartials<C, P><<<(count + 31) / 32, dim3(32, kCombineRows), 0, stream>>>(
+  combinePartials<C, P><<<(count + 31) / 32, dim3(32, combineRows(tiles)), 0, stream>>>(
       static_cast<const P *>(part), out, count, tiles, pitch, group);
   return cudaGetLastError();
 }

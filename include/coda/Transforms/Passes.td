@@ -242,8 +242,10 @@ def CodaFuseLeftovers : Pass<"coda-fuse-leftovers", "::mlir::func::FuncOp"> {
     and, widened, in f32 (torch code upcasting a result for what follows) stops writing the f32
     copy: its readers widen the narrow result themselves, inside their fused loop. Last, two
     reductions over the same loops that read a tensor in common (LayerNorm's row sums of x and
-    x²) become one generic with both outputs: one pass over that tensor. Functions without
-    kernels stay as they are.
+    x²) become one generic with both outputs: one pass over that tensor; and two elementwise
+    generics over the same loops that read no kernel's result (RoPE's cos and sin tables,
+    permuted for the kernel) become one: one launch. Functions without kernels stay as they
+    are.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

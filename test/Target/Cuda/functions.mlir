@@ -109,8 +109,8 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // RUN: coda-opt --coda-fuse %coda_src/bench/programs/block/small/pre.mlir | coda-translate --coda-to-cuda | FileCheck %s --check-prefix=SLICES
 // q, k and v are column slices of the fused QKV result: each is copied 8 elements per thread,
 // straight into its result.
-// SLICES:      // main_g8: tensor.extract_slice, 8 elements per thread.
-// SLICES-NEXT: __global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// SLICES:      // main_g7: tensor.extract_slice, 8 elements per thread.
+// SLICES-NEXT: __global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
 // SLICES:        if (point >= 4096LL) return;
 // SLICES-NEXT:   long long i0 = point / 64LL % 64LL;
 // SLICES-NEXT:   long long i1 = point / 1LL % 64LL * 8LL;
@@ -119,7 +119,7 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // SLICES:        if ({{.*}}!coda_aligned(static_cast<__nv_bfloat16 *>(result0))
 // SLICES-NEXT:     return CODA_MISALIGNED;
 // SLICES:        if (int s = main_k0_launch(
-// SLICES:        main_g8<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + {{[0-9]+}}), static_cast<__nv_bfloat16 *>(result0));
+// SLICES:        main_g7<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + {{[0-9]+}}), static_cast<__nv_bfloat16 *>(result0));
 // SLICES-NOT:    cudaMemcpyAsync(result
 // SLICES:        return CODA_OK;
 // CHAIN:       extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, void *prepared0, void *workspace, cudaStream_t stream) {
