@@ -1856,9 +1856,20 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   // A reduction that hands its rows to a GEMM beside it reduces a row in a function that both
   // kernels call.
   bool publishing = role == GenericRole::Publishing && folds.has_value();
-  // Threads to launch: a warp per output point, or one per point (per 8 with vectors).
+  // A few output points with long reductions (cross-entropy's mean over 8192 rows: 24 µs for one
+  // warp on the H200) fold with a block of kFoldBlock threads per point instead of a warp.
+  int64_t reduced = 1;
+  for (unsigned d = 0; d < ranges.size(); ++d)
+    if (iterators[d] != utils::IteratorType::parallel)
+      reduced *= ranges[d];
+  constexpr int64_t kFoldBlock = 256, kFewPoints = 64;
+  bool blockFold = folds && role == GenericRole::Kernel && points <= kFewPoints &&
+                   reduced >= 4 * kFoldBlock * width;
+  int64_t foldThreads = blockFold ? kFoldBlock : 32;
+  // Threads to launch (in blocks of 256): a warp or a block per output point, or one per point
+  // (per 8 with vectors).
   int64_t units = folds ? points : points / width;
-  threads = folds ? points * 32 : units;
+  threads = folds ? points * foldThreads : units;
   // The point's indices (a row pass's points are all in range).
   auto emitIndices = [&] {
     if (!rowPass)
@@ -1948,6 +1959,10 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   } else if (publishing) {
     os << "__device__ __forceinline__ void " << name << "_row(long long point, int lane, "
        << paramList << ") {\n";
+  } else if (blockFold) {
+    os << "__global__ void " << name << "(" << paramList << ") {\n  // One block of "
+       << kFoldBlock << " threads per output point.\n";
+    os << "  long long point = blockIdx.x;\n  int lane = threadIdx.x;\n";
   } else if (folds) {
     os << "__global__ void " << name << "(" << paramList << ") {\n  // One warp per output point.\n";
     os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
@@ -1983,7 +1998,7 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
       if (folds)
         os << inner << "for (long long " << vectorDims[d] << " = lane * " << width << "LL; "
            << vectorDims[d] << " < " << ranges[d] << "LL; " << vectorDims[d]
-           << " += " << 32 * width << ") {\n";
+           << " += " << foldThreads * width << ") {\n";
       else
         os << inner << "for (long long " << dims[d] << " = 0; " << dims[d] << " < " << ranges[d]
            << "LL; ++" << dims[d] << ") {\n";
@@ -2075,15 +2090,38 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   }
   indent = "  ";
   if (folds) {
-    // The lanes' parts, combined in a fixed butterfly order, then folded into the output.
-    os << "  for (int offset = 16; offset > 0; offset /= 2) {\n";
-    for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
-      std::string out = valueName(generic.getMatchingBlockArgument(&init));
-      os << "    " << out << " = "
-         << combineExpr((*folds)[i], out, "__shfl_xor_sync(0xffffffffu, " + out + ", offset)")
-         << ";\n";
+    // The lanes' parts, combined in a fixed butterfly order, then folded into the output; in a
+    // block, the warps' parts go through shared memory to the first warp, which combines them
+    // the same way.
+    auto butterfly = [&] {
+      os << "  for (int offset = 16; offset > 0; offset /= 2) {\n";
+      for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
+        std::string out = valueName(generic.getMatchingBlockArgument(&init));
+        os << "    " << out << " = "
+           << combineExpr((*folds)[i], out, "__shfl_xor_sync(0xffffffffu, " + out + ", offset)")
+           << ";\n";
+      }
+      os << "  }\n";
+    };
+    butterfly();
+    if (blockFold) {
+      int64_t warps = kFoldBlock / 32;
+      for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
+        BlockArgument arg = generic.getMatchingBlockArgument(&init);
+        os << "  __shared__ " << *cType(generic, arg.getType()) << " " << valueName(arg)
+           << "w[" << warps << "];\n";
+        os << "  if (lane % 32 == 0) " << valueName(arg) << "w[lane / 32] = " << valueName(arg)
+           << ";\n";
+      }
+      os << "  __syncthreads();\n  if (lane >= 32) return;\n";
+      for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
+        std::string out = valueName(generic.getMatchingBlockArgument(&init));
+        os << "  " << out << " = lane < " << warps << " ? " << out << "w[lane] : "
+           << (*folds)[i].identity << ";\n";
+      }
+      butterfly();
     }
-    os << "  }\n  if (lane != 0) return;\n";
+    os << "  if (lane != 0) return;\n";
   }
   for (auto [i, init] : llvm::enumerate(generic.getDpsInitsMutable())) {
     BlockArgument arg = generic.getMatchingBlockArgument(&init);
