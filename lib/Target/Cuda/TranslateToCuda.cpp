@@ -646,8 +646,8 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   os << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
      << llvm::formatv("{0:f0}", ops) << " fp32 ops per element\n";
   // Stage 2's candidates: the model's best per tile, schedule and split; then the best tile in
-  // every other cluster shape, with the two explicit raster orders and without the swizzle (the
-  // model does not tell their L2 reuse apart).
+  // every other cluster shape, in the two other raster orders and without the swizzle (the
+  // model's raster order is an estimate, and it does not tell the clusters' L2 reuse apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
   auto sameTile = [](const KernelConfig &a, const KernelConfig &b) {
     return a.tileM == b.tileM && a.tileN == b.tileN && a.pingpong == b.pingpong &&
@@ -663,8 +663,11 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
                  c.first.clusterN == config.clusterN;
         }))
       candidates.push_back({config, ms});
-  for (KernelConfig::Raster raster : {KernelConfig::Raster::AlongM, KernelConfig::Raster::AlongN}) {
+  for (KernelConfig::Raster raster : {KernelConfig::Raster::Heuristic, KernelConfig::Raster::AlongM,
+                                      KernelConfig::Raster::AlongN}) {
     KernelConfig config = ranked.front().first;
+    if (config.raster == raster)
+      continue;
     config.raster = raster;
     candidates.push_back({config, ranked.front().second});
   }

@@ -1,5 +1,7 @@
-// Configuration choice: the analytic model's pick (tiles swizzled by 8) and its ranked candidates as comments (the
-// best per tile, then the best tile in the other clusters, raster orders and unswizzled), a
+// Configuration choice: the analytic model's pick (tiles swizzled by 8; the raster order that
+// reads fewer operand bytes where it clearly does and is not CUTLASS's own choice: along M for
+// 1x2 clusters of this square problem) and its ranked candidates as comments (the best per
+// tile, then the best tile in the other clusters, the other raster orders and unswizzled), a
 // tuning database overriding it by kernel key (epilogue subtile included), and clear errors for
 // a bad database.
 
@@ -10,7 +12,7 @@
 // MODEL-NEXT:  // model inputs: epilogue 4.0 bytes and {{[0-9]+}} fp32 ops per element
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model {{[0-9.]+}} ms
 // MODEL:       // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model
-// MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic"} model
+// MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_m"} model
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic"} model
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic"} model
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m"} model
