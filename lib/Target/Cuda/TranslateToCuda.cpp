@@ -1836,10 +1836,9 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   SmallVector<std::string> vectorDims(dims);
   if (width > 1)
     vectorDims[last] += "v";
-  int64_t points = 1;
+  int64_t points = 1, reduced = 1;
   for (unsigned d = 0; d < ranges.size(); ++d)
-    if (iterators[d] == utils::IteratorType::parallel)
-      points *= ranges[d];
+    (iterators[d] == utils::IteratorType::parallel ? points : reduced) *= ranges[d];
 
   bool rowPass = role == GenericRole::RowPass;
   os << "// " << name << ": a linalg.generic over [";
@@ -1861,10 +1860,6 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   bool publishing = role == GenericRole::Publishing && folds.has_value();
   // A few output points with long reductions (cross-entropy's mean over 8192 rows: 24 µs for one
   // warp on the H200) fold with a block of kFoldBlock threads per point instead of a warp.
-  int64_t reduced = 1;
-  for (unsigned d = 0; d < ranges.size(); ++d)
-    if (iterators[d] != utils::IteratorType::parallel)
-      reduced *= ranges[d];
   constexpr int64_t kFoldBlock = 256, kFewPoints = 64;
   bool blockFold = folds && role == GenericRole::Kernel && points <= kFewPoints &&
                    reduced >= 4 * kFoldBlock * width;
