@@ -189,6 +189,7 @@ VARIANTS = {
     "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
     "coda_row_pass": ("_row_pass", "--coda-fuse", ("--row-pass",)),
     "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
+    "coda_direct_launch": ("_direct_launch", "--coda-fuse", ("--direct-launch",)),
 }
 # The option that adds each variant, and what the variant changes.
 VARIANT_OPTIONS = {
@@ -205,6 +206,8 @@ VARIANT_OPTIONS = {
                       "instead of by a pass after it"),
     "coda_thread_stores": ("--thread-stores", "SwiGLU's contracted output stored by each thread "
                            "instead of through TMA"),
+    "coda_direct_launch": ("--direct-launch", "CUTLASS kernels launched by coda's host path "
+                           "(attributes and driver entry point once) instead of the adapter's"),
 }
 
 

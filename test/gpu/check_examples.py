@@ -143,6 +143,7 @@ EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, 
                                     rope_halves, lm_head_ce, pre_post_activation, expand,
                                     layernorm_qkv, relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
+EXAMPLES["bias_gelu_direct_launch"] = bias_gelu  # launched by coda's host path, not the adapter
 
 
 def rmsnorm_block():
@@ -189,6 +190,7 @@ ROW_OUTPUTS = [("main", lambda: rmsnorm_output(512, 1024, 512)),
                ("ragged", lambda: rmsnorm_output(1000, 1000, 136)),
                ("tall", lambda: rmsnorm_output(8191, 4096, 256))]
 FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnorm_block)],
+             "rmsnorm_block_direct_launch": [("main", rmsnorm_block), ("main_prepared", rmsnorm_block)],
              "rmsnorm_output": ROW_OUTPUTS,
              "rmsnorm_output_row_pass": ROW_OUTPUTS,
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
@@ -208,7 +210,9 @@ def adapt(name, shape):
 
 # Examples emitted once more with other coda-translate options: name -> (example, options).
 VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
-            "swiglu_threads": ("swiglu", ["--tma-contract=false"])}
+            "swiglu_threads": ("swiglu", ["--tma-contract=false"]),
+            "bias_gelu_direct_launch": ("bias_gelu", ["--direct-launch"]),
+            "rmsnorm_block_direct_launch": ("rmsnorm_block", ["--direct-launch"])}
 
 
 def emit(name, args):

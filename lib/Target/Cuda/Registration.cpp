@@ -67,6 +67,14 @@ void mlir::coda::registerToCudaTranslation() {
                      "up to this many CTAs (1, 2 or 4; cooperative kernels, CUTLASS's stream-K "
                      "scheduler in split-K mode; experimental: checked on the H200, not yet timed)"),
       llvm::cl::init(1));
+  static llvm::cl::opt<bool> directLaunch(
+      "direct-launch",
+      llvm::cl::desc("With --coda-to-cuda: launch each CUTLASS kernel through coda's own host "
+                     "path (coda/Runtime/Launch.cuh: kernel attributes set once per device, the "
+                     "driver's TMA descriptor entry point looked up once) instead of "
+                     "GemmUniversalAdapter's, which repeats both on every call (experimental: "
+                     "not yet timed on the GPU)"),
+      llvm::cl::init(false));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
@@ -83,6 +91,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.rowPass = rowPass;
         options.wholeWaves = wholeWaves;
         options.maxSplits = maxSplits;
+        options.directLaunch = directLaunch;
         return translateToCuda(op, os, options);
       },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });

@@ -1340,14 +1340,21 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
        << ";\n";
   else if (config.splits == 1 && options.wholeWaves)
     os << "  args.hw_info.sm_count = " << waves << ";\n";
-  os << "  G gemm;\n";
-  os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
-  os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
-  if (awaits) // launched behind the reduction, which lets it start at once
-    os << "  if (gemm.run(stream, nullptr, /*launch_with_pdl=*/rowsDone != nullptr) != "
-          "cutlass::Status::kSuccess)\n    return CODA_LAUNCH_FAILED;\n";
-  else
-    os << "  if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
+  if (options.directLaunch) {
+    os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
+    os << "  if (coda::rt::launchGemm<G>(args, workspace, stream"
+       << (awaits ? ", /*pdl=*/rowsDone != nullptr" : "")
+       << ") != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
+  } else {
+    os << "  G gemm;\n";
+    os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
+    os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
+    if (awaits) // launched behind the reduction, which lets it start at once
+      os << "  if (gemm.run(stream, nullptr, /*launch_with_pdl=*/rowsDone != nullptr) != "
+            "cutlass::Status::kSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+    else
+      os << "  if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
+  }
   if (halves)
     os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
        << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
@@ -2785,6 +2792,8 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "//        -I<coda>/include -I<cutlass>/include -I<cutlass>/tools/util/include\n";
   os << "#include <cstdint>\n#include <cuda_runtime.h>\n#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n";
   os << "#include <cmath>\n";
+  if (options.directLaunch) // before CUTLASS's TMA headers: it redirects their driver calls
+    os << "#include \"coda/Runtime/Launch.cuh\"\n";
   os << "#include \"cutlass/cutlass.h\"\n#include \"cute/tensor.hpp\"\n";
   os << "#include \"cutlass/gemm/device/gemm_universal_adapter.h\"\n";
   os << "#include \"cutlass/gemm/kernel/gemm_universal.hpp\"\n";

@@ -44,6 +44,11 @@ struct CudaEmitterOptions {
   bool wholeWaves = true;
   /// The largest split-K factor the analytic model may choose (1, 2 or 4; 1: no split-K).
   int maxSplits = 1;
+  /// Launch each CUTLASS kernel through coda::rt::launchGemm (coda/Runtime/Launch.cuh: kernel
+  /// attributes set once, the driver's TMA descriptor entry point looked up once) instead of
+  /// through GemmUniversalAdapter's initialize and run, which repeat both on every call. Off by
+  /// default until timed on the GPU.
+  bool directLaunch = false;
 };
 
 /// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at
