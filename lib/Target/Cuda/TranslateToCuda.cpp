@@ -1340,14 +1340,13 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
        << ";\n";
   else if (config.splits == 1 && options.wholeWaves)
     os << "  args.hw_info.sm_count = " << waves << ";\n";
+  os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   if (options.directLaunch) {
-    os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
     os << "  if (coda::rt::launchGemm<G>(args, workspace, stream"
        << (awaits ? ", /*pdl=*/rowsDone != nullptr" : "")
        << ") != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
   } else {
     os << "  G gemm;\n";
-    os << "  if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
     os << "  if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
     if (awaits) // launched behind the reduction, which lets it start at once
       os << "  if (gemm.run(stream, nullptr, /*launch_with_pdl=*/rowsDone != nullptr) != "

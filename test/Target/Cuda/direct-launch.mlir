@@ -24,8 +24,8 @@
 
 // ADAPTER-NOT:   Launch.cuh
 // ADAPTER-LABEL: extern "C" int main_k0(
-// ADAPTER:         G gemm;
-// ADAPTER-NEXT:    if (gemm.can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+// ADAPTER:         if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+// ADAPTER-NEXT:    G gemm;
 // ADAPTER-NEXT:    if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;
 // ADAPTER-NEXT:    if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;
 // ADAPTER-NOT:   launchGemm
