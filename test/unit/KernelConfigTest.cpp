@@ -99,6 +99,19 @@ TEST(KernelConfigTest, SplitsOnlyWhereTilesAreFew) {
   EXPECT_EQ(rankConfigs({64, 4096, 14336, 2.0, 4}).size(), 20u); // no splits unless asked
 }
 
+// A plain epilogue takes the 64-column subtile at the tiles where stage 2 measured it faster
+// (cooperative 128x256, ping-pong 128x128 and 64x256), CUTLASS's automatic one elsewhere, in
+// split-K kernels and for any other epilogue.
+TEST(KernelConfigTest, WiderSubtileOnlyWhereMeasured) {
+  KernelProblem plain{64, 4096, 14336, 2.0, 4, /*maxSplits=*/4, /*plainEpilogue=*/true};
+  for (auto &[c, ms] : rankConfigs(plain)) {
+    bool measured = c.splits == 1 && (c.tileN == 256 || (c.pingpong && c.tileM == 128));
+    EXPECT_EQ(c.epilogueN, measured ? 64 : 0) << c.str();
+  }
+  for (auto &[c, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
+    EXPECT_EQ(c.epilogueN, 0) << c.str();
+}
+
 TEST(KernelConfigTest, SplitsAppearInTextAndJsonOnlyWhenUsed) {
   KernelConfig config;
   EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic");

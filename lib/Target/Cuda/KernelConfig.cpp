@@ -14,6 +14,8 @@
 // order reads from DRAM (rasterFor). Split-K (cooperative only, when
 // asked for) divides each tile's mainloop among `splits` CTAs: more work units fill the SMs when
 // tiles are few, at the price of writing and reading back fp32 partial tiles.
+// The epilogue subtile is not modelled: a plain epilogue takes 64 columns where stage 2
+// measured them faster (widerSubtileMeasured).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +84,15 @@ constexpr Shape shapes[] = {{128, 256, false, 0.80}, {256, 128, false, 0.78},
                             {64, 256, true, 0.72}};
 } // namespace
 
+/// Whether the 64-column epilogue subtile beat CUTLASS's 32 for a plain epilogue at this tile.
+/// Stage 2 on the H200 (bench/results/tuning-run5-h200.log): cooperative 128x256 0.2-1.2 %
+/// faster in four kernels and within 0.4 % in four; ping-pong 128x128 1.0 % (SwiGLU), 64x256
+/// 2.7 % (LM head + CE). Half as many steps, each a barrier of the warp groups and a TMA
+/// store. Where the epilogue read RoPE's tables or stored halves it lost 5-7 %: not plain.
+static bool widerSubtileMeasured(const Shape &s) {
+  return s.n == 256 || (s.pingpong && s.m == 128 && s.n == 128);
+}
+
 bool mlir::coda::isTileWidth(int64_t n) {
   return llvm::any_of(shapes, [&](const Shape &s) { return s.n == n; });
 }
@@ -139,6 +150,8 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
         tilesM = std::ceil(tilesM / c[0]) * c[0];
         tilesN = std::ceil(tilesN / c[1]) * c[1];
         config.raster = rasterFor(p, config, tilesM, tilesN);
+        if (p.plainEpilogue && splits == 1 && widerSubtileMeasured(s))
+          config.epilogueN = 64;
         double waves = std::ceil(tilesM * tilesN * splits / sms);
         double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
         // A work unit: 1/splits of a tile's mainloop, plus (split) its fp32 partial tile written

@@ -615,8 +615,15 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     if (op.getRole(i) == OperandRole::Matrix)
       bytes += bytesOf(cast<ShapedType>(op.getExtras()[i].getType()).getElementType());
   double ops = epilogueOpsPerElement(op, plan);
+  bool plain = llvm::all_of(plan.results, [](const ResultPlan &r) {
+    return r.sink == Sink::Reduce ||
+           ((r.sink == Sink::D || r.sink == Sink::Contract) &&
+            (r.element == "cutlass::bfloat16_t" || r.element == "cutlass::half_t"));
+  });
+  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+    plain &= op.getRole(i) != OperandRole::Tiled;
   SmallVector<std::pair<KernelConfig, double>> ranked =
-      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, options.maxSplits});
+      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, options.maxSplits, plain});
 
   // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
   std::string text;
@@ -646,8 +653,9 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   os << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
      << llvm::formatv("{0:f0}", ops) << " fp32 ops per element\n";
   // Stage 2's candidates: the model's best per tile, schedule and split; then the best tile in
-  // every other cluster shape, in the two other raster orders and without the swizzle (the
-  // model's raster order is an estimate, and it does not tell the clusters' L2 reuse apart).
+  // every other cluster shape, in the two other raster orders, without the swizzle and with
+  // CUTLASS's own epilogue subtile (the model's raster order and subtile are estimates, and it
+  // does not tell the clusters' L2 reuse apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
   auto sameTile = [](const KernelConfig &a, const KernelConfig &b) {
     return a.tileM == b.tileM && a.tileN == b.tileN && a.pingpong == b.pingpong &&
@@ -674,6 +682,10 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   if (KernelConfig unswizzled = ranked.front().first; unswizzled.swizzle > 1) {
     unswizzled.swizzle = 1;
     candidates.push_back({unswizzled, ranked.front().second});
+  }
+  if (KernelConfig automatic = ranked.front().first; automatic.epilogueN) {
+    automatic.epilogueN = 0;
+    candidates.push_back({automatic, ranked.front().second});
   }
   for (auto &[config, ms] : candidates)
     os << "// coda-candidate: " << config.json() << " model " << llvm::formatv("{0:f3}", ms)

@@ -1,28 +1,32 @@
 // Configuration choice: the analytic model's pick (tiles swizzled by 8; the raster order that
 // reads fewer operand bytes where it clearly does and is not CUTLASS's own choice: along M for
-// 1x2 clusters of this square problem) and its ranked candidates as comments (the best per
-// tile, then the best tile in the other clusters, the other raster orders and unswizzled), a
-// tuning database overriding it by kernel key (epilogue subtile included), and clear errors for
-// a bad database.
+// 1x2 clusters of this square problem; the 64-column epilogue subtile of a plain epilogue) and
+// its ranked candidates as comments (the best per tile, then the best tile in the other
+// clusters, the other raster orders, unswizzled and with CUTLASS's automatic subtile), a tuning
+// database overriding it by kernel key (epilogue subtile included), and clear errors for a bad
+// database.
 
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=MODEL
 // MODEL:       static inline int coda_swizzle(
 // MODEL:       // coda-tuning-key: 8192x4096x4096:[[HASH:[0-9a-f]+]]
-// MODEL-NEXT:  // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic (analytic model)
+// MODEL-NEXT:  // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
 // MODEL-NEXT:  // model inputs: epilogue 4.0 bytes and {{[0-9]+}} fp32 ops per element
-// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model {{[0-9.]+}} ms
-// MODEL:       // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model
-// MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_m"} model
-// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic"} model
-// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic"} model
-// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m"} model
-// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model
-// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model {{[0-9.]+}} ms
+// MODEL:       // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model
+// MODEL:       // coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model
+// MODEL:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1, "epilogue_n": 64} model
+// MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model
 // MODEL:       using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
 // MODEL-NEXT:  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
 // MODEL-NEXT:  static constexpr int kTileM = 128, kTileN = 128;
 // MODEL-NEXT:  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
 // MODEL-NEXT:  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
+// MODEL:       using EpilogueTile = cute::Shape<cute::_64, cute::_64>;
 // MODEL-NOT:   raster_order
 // MODEL:       args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
 // MODEL-NEXT:  size_t gemmBytes

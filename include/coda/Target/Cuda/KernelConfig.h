@@ -66,6 +66,10 @@ struct KernelProblem {
   double epilogueOpsPerElement = 0;
   /// The largest split-K factor to consider (1: none; coda-translate --max-splits).
   int maxSplits = 1;
+  /// The epilogue's results leave through the collective's TMA store, a ContractStore or
+  /// reduction partials, 16-bit where stored, and it reads no tables (tiled operands): the
+  /// kind of epilogue the 64-column subtile was measured on (rankConfigs).
+  bool plainEpilogue = false;
 };
 
 /// Whether some CTA tile the backend emits is `n` columns wide.
