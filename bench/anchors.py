@@ -190,6 +190,7 @@ VARIANTS = {
     "coda_row_pass": ("_row_pass", "--coda-fuse", ("--row-pass",)),
     "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
     "coda_direct_launch": ("_direct_launch", "--coda-fuse", ("--direct-launch",)),
+    "coda_chain_launches": ("_chain_launches", "--coda-fuse", ("--chain-launches",)),
 }
 # The option that adds each variant, and what the variant changes.
 VARIANT_OPTIONS = {
@@ -208,6 +209,8 @@ VARIANT_OPTIONS = {
                            "instead of through TMA"),
     "coda_direct_launch": ("--direct-launch", "CUTLASS kernels launched by coda's host path "
                            "(attributes and driver entry point once) instead of the adapter's"),
+    "coda_chain_launches": ("--chain-launches", "coda's own kernels launched behind the kernel "
+                            "before them (programmatic dependent launch) instead of after it"),
 }
 
 

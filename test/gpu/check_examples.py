@@ -144,6 +144,7 @@ EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, 
                                     layernorm_qkv, relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
 EXAMPLES["bias_gelu_direct_launch"] = bias_gelu  # launched by coda's host path, not the adapter
+EXAMPLES["lm_head_ce_chained"] = lm_head_ce  # its combines launched behind the kernel
 
 
 def rmsnorm_block():
@@ -195,6 +196,9 @@ FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnor
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 FUNCTIONS["rmsnorm_block_direct_launch"] = FUNCTIONS["rmsnorm_block"]  # through coda's host path
+# coda's own kernels launched behind the kernel before them (--chain-launches).
+FUNCTIONS["rmsnorm_output_chained"] = ROW_OUTPUTS
+FUNCTIONS["rmsnorm_block_chained"] = FUNCTIONS["rmsnorm_block"]
 
 
 def adapt(name, shape):
@@ -212,7 +216,10 @@ def adapt(name, shape):
 VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
             "swiglu_threads": ("swiglu", ["--tma-contract=false"]),
             "bias_gelu_direct_launch": ("bias_gelu", ["--direct-launch"]),
-            "rmsnorm_block_direct_launch": ("rmsnorm_block", ["--direct-launch"])}
+            "rmsnorm_block_direct_launch": ("rmsnorm_block", ["--direct-launch"]),
+            "lm_head_ce_chained": ("lm_head_ce", ["--chain-launches"]),
+            "rmsnorm_output_chained": ("rmsnorm_output", ["--chain-launches"]),
+            "rmsnorm_block_chained": ("rmsnorm_block", ["--chain-launches"])}
 
 
 def emit(name, args):

@@ -17,6 +17,8 @@
 #include <cuda_runtime.h>
 #include <cmath>
 
+#include "coda/Runtime/Chain.cuh"
+
 #include "cutlass/array.h"
 #include "cutlass/numeric_conversion.h"
 
@@ -93,9 +95,11 @@ template <Combiner C, class P> __device__ __forceinline__ float finalValue(P acc
     return acc;
 }
 
+/// (Chain.cuh: it may be chained behind the GEMM that wrote the partials.)
 template <Combiner C, class P>
 __global__ void combinePartials(const P *part, float *out, int count, int tiles, long long pitch,
                                 int group) {
+  awaitPriorGrid();
   __shared__ P rows[kCombineRowsMany][32];
   int o = blockIdx.x * 32 + threadIdx.x, y = threadIdx.y, ys = blockDim.y;
   P acc = part[0]; // replaced below: a thread folds at least one slot
@@ -139,13 +143,19 @@ __device__ __forceinline__ float foldPartials(const P *part, int tiles, long lon
   return finalValue<C>(acc);
 }
 
+/// `chained`: launched behind the kernel before it (Chain.cuh), else after it.
 template <Combiner C, class P>
 inline cudaError_t launchCombine(const void *part, float *out, int count, int tiles,
-                                 long long pitch, int group, cudaStream_t stream) {
+                                 long long pitch, int group, cudaStream_t stream,
+                                 bool chained = false) {
   if (count <= 0)
     return cudaSuccess;
-  combinePartials<C, P><<<(count + 31) / 32, dim3(32, combineRows(tiles)), 0, stream>>>(
-      static_cast<const P *>(part), out, count, tiles, pitch, group);
+  dim3 grid((count + 31) / 32), block(32, combineRows(tiles));
+  if (chained)
+    return launchProgrammatic(combinePartials<C, P>, grid, block, stream,
+                              static_cast<const P *>(part), out, count, tiles, pitch, group);
+  combinePartials<C, P><<<grid, block, 0, stream>>>(static_cast<const P *>(part), out, count,
+                                                    tiles, pitch, group);
   return cudaGetLastError();
 }
 

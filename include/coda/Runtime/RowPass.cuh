@@ -189,16 +189,9 @@ inline cudaError_t launchRowPassBeside(Pass const &pass, RowPassState const &sta
                                        int tileM, int tileN, cudaStream_t stream) {
   int tilesM = (m + tileM - 1) / tileM, tilesN = (n + tileN - 1) / tileN;
   int sms = smCount();
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(unsigned(sms > 0 && 2 * sms < tilesM ? 2 * sms : tilesM));
-  config.blockDim = dim3(512);
-  config.stream = stream;
-  cudaLaunchAttribute attribute;
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, rowPassBeside<Pass>, pass, state, m, tileM, tilesN);
+  dim3 grid(unsigned(sms > 0 && 2 * sms < tilesM ? 2 * sms : tilesM));
+  return launchProgrammatic(rowPassBeside<Pass>, grid, dim3(512), stream, pass, state, m, tileM,
+                            tilesN);
 }
 
 } // namespace coda::rt

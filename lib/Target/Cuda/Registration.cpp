@@ -75,6 +75,13 @@ void mlir::coda::registerToCudaTranslation() {
                      "GemmUniversalAdapter's, which repeats both on every call (experimental: "
                      "not yet timed on the GPU)"),
       llvm::cl::init(false));
+  static llvm::cl::opt<bool> chainLaunches(
+      "chain-launches",
+      llvm::cl::desc("With --coda-to-cuda: launch coda's own kernels (not the GEMMs) behind the "
+                     "kernel before them with programmatic dependent launch "
+                     "(coda/Runtime/Chain.cuh: each starts while that one drains and waits for "
+                     "it before touching memory; experimental: not yet timed on the GPU)"),
+      llvm::cl::init(false));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
@@ -92,6 +99,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.wholeWaves = wholeWaves;
         options.maxSplits = maxSplits;
         options.directLaunch = directLaunch;
+        options.chainLaunches = chainLaunches;
         return translateToCuda(op, os, options);
       },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });

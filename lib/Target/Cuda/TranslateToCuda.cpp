@@ -175,6 +175,13 @@ static bool tableByTma(GemmOp op, unsigned i, const KernelPlan &plan, const Kern
          p % config.epilogueTileN() == 0 && config.tileN % p == 0;
 }
 
+/// The first statement of a kernel that --chain-launches may launch behind another: every CTA
+/// waits for that kernel before it touches memory or exits (coda/Runtime/Chain.cuh).
+static void emitAwaitPrior(raw_ostream &os, const CudaEmitterOptions &options) {
+  if (options.chainLaunches)
+    os << "  coda::rt::awaitPriorGrid();\n";
+}
+
 FailureOr<std::string> CudaEmitter::cType(Operation *at, Type type) {
   // Epilogue arithmetic runs in fp32; narrower floats appear only through explicit rounding.
   if (type.isF32() || type.isBF16() || type.isF16())
@@ -1388,7 +1395,11 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
          << "), " << (row ? "m" : (contract ? "n / 2" : "n")) << ", "
          << (row ? "int(tilesN)" : "int(tilesM)") << ", "
          << (row ? "tilesM * K::kTileM" : "tilesN * K::kTileN") << ", "
-         << (!row && contract ? 2 : 1) << ", stream) != cudaSuccess)\n";
+         << (!row && contract ? 2 : 1) << ", stream"
+         << (!options.chainLaunches ? ""
+             : awaits              ? ", /*chained=*/rowsDone == nullptr"
+                                   : ", /*chained=*/true")
+         << ") != cudaSuccess)\n";
       os << "    return CODA_LAUNCH_FAILED;\n";
     }
   }
@@ -1978,14 +1989,17 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   } else if (blockFold) {
     os << "__global__ void " << name << "(" << paramList << ") {\n  // One block of "
        << kFoldBlock << " threads per output point.\n";
+    emitAwaitPrior(os, options);
     os << "  long long point = blockIdx.x;\n  int lane = threadIdx.x;\n";
   } else if (folds) {
     os << "__global__ void " << name << "(" << paramList << ") {\n  // One warp per output point.\n";
+    emitAwaitPrior(os, options);
     os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
     os << "  int lane = threadIdx.x % 32;\n";
   } else {
-    os << "__global__ void " << name << "(" << paramList
-       << ") {\n  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+    os << "__global__ void " << name << "(" << paramList << ") {\n";
+    emitAwaitPrior(os, options);
+    os << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   }
   emitIndices();
 
@@ -2156,6 +2170,7 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   os << "}\n\n";
   if (publishing) {
     os << "// One warp per output point.\n__global__ void " << name << "(" << paramList << ") {\n";
+    emitAwaitPrior(os, options);
     os << "  " << name << "_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, "
        << "threadIdx.x % 32, " << argList << ");\n}\n\n";
     os << "// " << name << ", handing its rows to the GEMM launched beside it a row block at a time "
@@ -2188,6 +2203,7 @@ int64_t CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small,
      << (width > 1 ? ", 8 elements per thread" : "") << ".\n";
   os << "__global__ void " << name << "(const " << elem << " *__restrict__ src, " << elem
      << " *__restrict__ dst) {\n";
+  emitAwaitPrior(os, options);
   os << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   os << "  if (point >= " << small.getNumElements() / width << "LL) return;\n";
   SmallVector<std::string> smallIdx, largeIdx;
@@ -2385,9 +2401,18 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   };
   // Kernels that a reduction just before them hands their rows to: its `done` counts and split.
   DenseMap<Operation *, std::pair<std::string, std::string>> handover;
+  // With --chain-launches a kernel goes behind the kernel before it (Chain.cuh), unless that is
+  // a GEMM with a kernel beside it (or a call's last kernel, unseen here): such a GEMM does not
+  // wait for its neighbour, so its completion would not order the neighbour's writes.
+  bool behindBeside = false;
   auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
-    bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args << ");\n";
-    bos << "  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
+    if (options.chainLaunches && !behindBeside)
+      bos << "  if (coda::rt::launchProgrammatic(" << kernel << ", dim3(" << (n + 255) / 256
+          << "), dim3(256), stream, " << args << ") != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+    else
+      bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args
+          << ");\n  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
+    behindBeside = false;
   };
   // 16-byte accesses need 16-byte aligned buffers: checked before anything runs.
   auto requireAligned = [&](const std::string &p) {
@@ -2472,6 +2497,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       if (passed)
         bos << ", &" << name << "_row_pass";
       bos << ")) return s;\n";
+      behindBeside = internal;
       scratch.push_back(name + "_workspace_size(" + std::to_string(m) + ", " + std::to_string(n) +
                         ", " + std::to_string(k) + ")");
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
@@ -2482,6 +2508,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       for (Value x : llvm::concat<Value>(call.getOperands(), call.getResults()))
         bos << ptr(x) << ", ";
       bos << "scratch, stream)) return s;\n";
+      behindBeside = true;
       scratch.push_back(call.getCallee().str() + "_run_workspace_size()");
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
       if (llvm::any_of(rowPasses, [&](auto &pass) { return pass.second == generic; }))
@@ -2546,6 +2573,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       std::string literal = fillLiteral(fill);
       kos << "// " << name << ": linalg.fill.\n__global__ void " << name << "("
           << *bufferElement(type.getElementType()) << " *__restrict__ dst) {\n";
+      emitAwaitPrior(kos, options);
       kos << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
       kos << "  if (point < " << type.getNumElements() << "LL) coda::rt::store(dst, point, "
           << literal << ");\n}\n\n";

@@ -49,6 +49,11 @@ struct CudaEmitterOptions {
   /// through GemmUniversalAdapter's initialize and run, which repeat both on every call. Off by
   /// default until timed on the GPU.
   bool directLaunch = false;
+  /// Launch coda's own kernels (elementwise, reductions, copies, fills and the combines of
+  /// reduction partials; not the GEMMs) with programmatic dependent launch behind the kernel
+  /// before them (coda/Runtime/Chain.cuh): each may start while that one drains, and waits in
+  /// griddepcontrol.wait before touching memory. Off by default until timed on the GPU.
+  bool chainLaunches = false;
 };
 
 /// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at
