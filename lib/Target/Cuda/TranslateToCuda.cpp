@@ -2408,7 +2408,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
     if (options.chainLaunches && !behindBeside)
       bos << "  if (coda::rt::launchProgrammatic(" << kernel << ", dim3(" << (n + 255) / 256
-          << "), dim3(256), stream, " << args << ") != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+          << "), dim3(256), stream, " << args
+          << ") != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
     else
       bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args
           << ");\n  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
