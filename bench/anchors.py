@@ -189,7 +189,7 @@ VARIANTS = {
     "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
     "coda_row_pass": ("_row_pass", "--coda-fuse", ("--row-pass",)),
     "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
-    "coda_direct_launch": ("_direct_launch", "--coda-fuse", ("--direct-launch",)),
+    "coda_adapter_launch": ("_adapter_launch", "--coda-fuse", ("--direct-launch=false",)),
     "coda_chain_launches": ("_chain_launches", "--coda-fuse", ("--chain-launches",)),
 }
 # The option that adds each variant, and what the variant changes.
@@ -207,8 +207,9 @@ VARIANT_OPTIONS = {
                       "instead of by a pass after it"),
     "coda_thread_stores": ("--thread-stores", "SwiGLU's contracted output stored by each thread "
                            "instead of through TMA"),
-    "coda_direct_launch": ("--direct-launch", "CUTLASS kernels launched by coda's host path "
-                           "(attributes and driver entry point once) instead of the adapter's"),
+    "coda_adapter_launch": ("--adapter-launch", "CUTLASS kernels launched by GemmUniversalAdapter "
+                            "(attributes and driver entry point on every call) instead of by "
+                            "coda's host path"),
     "coda_chain_launches": ("--chain-launches", "coda's own kernels launched behind the kernel "
                             "before them (programmatic dependent launch) instead of after it"),
 }

@@ -143,7 +143,7 @@ EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, 
                                     rope_halves, lm_head_ce, pre_post_activation, expand,
                                     layernorm_qkv, relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
-EXAMPLES["bias_gelu_direct_launch"] = bias_gelu  # launched by coda's host path, not the adapter
+EXAMPLES["bias_gelu_adapter_launch"] = bias_gelu  # launched by CUTLASS's adapter, not coda's host path
 EXAMPLES["lm_head_ce_chained"] = lm_head_ce  # its combines launched behind the kernel
 
 
@@ -195,7 +195,7 @@ FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnor
              "rmsnorm_output_row_pass": ROW_OUTPUTS,
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
-FUNCTIONS["rmsnorm_block_direct_launch"] = FUNCTIONS["rmsnorm_block"]  # through coda's host path
+FUNCTIONS["rmsnorm_block_adapter_launch"] = FUNCTIONS["rmsnorm_block"]  # through CUTLASS's adapter
 # coda's own kernels launched behind the kernel before them (--chain-launches).
 FUNCTIONS["rmsnorm_output_chained"] = ROW_OUTPUTS
 FUNCTIONS["rmsnorm_block_chained"] = FUNCTIONS["rmsnorm_block"]
@@ -215,8 +215,8 @@ def adapt(name, shape):
 # Examples emitted once more with other coda-translate options: name -> (example, options).
 VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
             "swiglu_threads": ("swiglu", ["--tma-contract=false"]),
-            "bias_gelu_direct_launch": ("bias_gelu", ["--direct-launch"]),
-            "rmsnorm_block_direct_launch": ("rmsnorm_block", ["--direct-launch"]),
+            "bias_gelu_adapter_launch": ("bias_gelu", ["--direct-launch=false"]),
+            "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--direct-launch=false"]),
             "lm_head_ce_chained": ("lm_head_ce", ["--chain-launches"]),
             "rmsnorm_output_chained": ("rmsnorm_output", ["--chain-launches"]),
             "rmsnorm_block_chained": ("rmsnorm_block", ["--chain-launches"])}
@@ -383,7 +383,8 @@ def main():
                         help="folder for (or with) the emitted .cu files and their builds")
     parser.add_argument("--builds", default=None,
                         help="folder for the extension builds (default: the --emitted folder)")
-    parser.add_argument("--only", default=None, help="one example")
+    parser.add_argument("--only", default=None,
+                        help="one example, or several, comma-separated, in one process")
     parser.add_argument("--small", action="store_true", help="one small shape (for compute-sanitizer)")
     parser.add_argument("--refusals-only", action="store_true",
                         help="only the unaligned shapes and bad tensors")
@@ -395,7 +396,7 @@ def main():
     args.out = args.out or os.path.join(args.build, "gpu")
     os.makedirs(args.out, exist_ok=True)
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
-    names = [args.only] if args.only else list(EXAMPLES) + list(FUNCTIONS)
+    names = args.only.split(",") if args.only else list(EXAMPLES) + list(FUNCTIONS)
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}")
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
         built = dict(zip(names, pool.map(lambda n: build(n, emit(n, args), args), names)))

@@ -57,10 +57,16 @@ template <class... Args> CUresult cuTensorMapEncodeIm2col(Args... args) {
 
 namespace coda::rt {
 
+// Both functions are static, each emitted file's own. Two files built into two extensions of one
+// process may hold kernels of one name (main_k0_kernel, ...), so one GEMM type by name, whose
+// kernels differ. The static in a template of external linkage is a unique symbol that the
+// loader shares between them: the second file's kernel was launched without its attributes and
+// failed. (An unnamed namespace would not do: nvcc gives it an external name.)
+
 /// The attributes `Kernel` needs before its first launch on the current device: its dynamic
 /// shared memory (above the default 48 KiB) and cluster shapes beyond the portable ones. Set
 /// once per device (for the first 64 devices; above, on every call).
-template <class Kernel> cudaError_t kernelAttributesOnce() {
+template <class Kernel> static cudaError_t kernelAttributesOnce() {
   static std::atomic<unsigned long long> set{0};
   int device = 0;
   if (cudaError_t e = cudaGetDevice(&device))
@@ -84,8 +90,8 @@ template <class Kernel> cudaError_t kernelAttributesOnce() {
 /// for 1×1×1, as CUTLASS), with programmatic dependent launch if `pdl`. The caller checks
 /// Gemm::can_implement first.
 template <class Gemm>
-cudaError_t launchGemm(typename Gemm::Arguments const &args, void *workspace, cudaStream_t stream,
-                       bool pdl = false) {
+static cudaError_t launchGemm(typename Gemm::Arguments const &args, void *workspace,
+                              cudaStream_t stream, bool pdl = false) {
   using Kernel = typename Gemm::GemmKernel;
   if (Kernel::initialize_workspace(args, workspace, stream) != cutlass::Status::kSuccess)
     return cudaErrorUnknown;

@@ -114,7 +114,7 @@
 // HALVES:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
 // HALVES:      K::ElementD *staging = reinterpret_cast<K::ElementD *>(static_cast<char *>(workspace) + main_k0_staging_offset(m, n, k));
 // HALVES:      {{.*}}, nullptr, sD, staging, sD}};
-// HALVES:      if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;
+// HALVES:      if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
 // HALVES-NEXT: if (coda::rt::launchPairsToHalves<K::ElementD, 128>(staging, static_cast<K::ElementD *>(result0), m, n, ldd, stream) != cudaSuccess)
 // HALVES:      extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
 // HALVES-NEXT:   return main_k0_staging_offset(m, n, k) + coda_round_up(size_t(m) * n * sizeof(main_k0_kernel::ElementD));

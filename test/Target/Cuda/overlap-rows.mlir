@@ -23,7 +23,7 @@
 // CHECK:       static int main_k0_launch(const void *a, const void *b, const void *operand0, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
 // CHECK:         args.epilogue.thread = {{[{][{][{]}}static_cast<const float *>(operand0)}, rowsDone}, {}, {}};
 // CHECK:         args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, {{[0-9]+}}, {{[0-9]+}}, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
-// CHECK:         if (gemm.run(stream, nullptr, /*launch_with_pdl=*/rowsDone != nullptr) != cutlass::Status::kSuccess)
+// CHECK:         if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess)
 // The public launcher waits for nothing and runs on every SM.
 // CHECK:       extern "C" int main_k0(const void *a, const void *b, const void *operand0, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
 // CHECK-NEXT:    return main_k0_launch(a, b, operand0, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
@@ -60,7 +60,7 @@
 
 // SERIAL-NOT:  AwaitedRows
 // SERIAL:      extern "C" int main_k0(const void *a, const void *b, const void *operand0, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
-// SERIAL:        if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;
+// SERIAL:        if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
 // SERIAL-NOT:  _published
 // SERIAL-LABEL: extern "C" int main_run(
 // SERIAL:        main_g1<<<32, 256, 0, stream>>>(

@@ -46,13 +46,15 @@ struct CudaEmitterOptions {
   int maxSplits = 1;
   /// Launch each CUTLASS kernel through coda::rt::launchGemm (coda/Runtime/Launch.cuh: kernel
   /// attributes set once, the driver's TMA descriptor entry point looked up once) instead of
-  /// through GemmUniversalAdapter's initialize and run, which repeat both on every call. Off by
-  /// default until timed on the GPU.
-  bool directLaunch = false;
+  /// through GemmUniversalAdapter's initialize and run, which repeat both on every call. On by
+  /// default: it took 4-9 us of host time off each anchor's call on the H200 (docs/benchmarks.md,
+  /// fifteenth session).
+  bool directLaunch = true;
   /// Launch coda's own kernels (elementwise, reductions, copies, fills and the combines of
   /// reduction partials; not the GEMMs) with programmatic dependent launch behind the kernel
   /// before them (coda/Runtime/Chain.cuh): each may start while that one drains, and waits in
-  /// griddepcontrol.wait before touching memory. Off by default until timed on the GPU.
+  /// griddepcontrol.wait before touching memory. Off by default: timed on the H200, it saved
+  /// nothing measurable (docs/benchmarks.md, fifteenth session).
   bool chainLaunches = false;
 };
 
