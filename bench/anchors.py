@@ -358,7 +358,8 @@ def main():
                              "whose configuration --tuning-db holds (what tune.py measure "
                              "chose), else its baseline")
     add_tuning_db_argument(parser)
-    parser.add_argument("--only", default=None)
+    parser.add_argument("--only", default=None, metavar="CASE[,CASE...]",
+                        help="these cases only, added to the JSON's other cases")
     parser.add_argument("--reps", type=int, default=25)
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
     for name, (option, what) in VARIANT_OPTIONS.items():
@@ -372,11 +373,14 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.results, exist_ok=True)
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
-    cases = [args.only] if args.only else list(programs.CASES)
+    cases = args.only.split(",") if args.only else list(programs.CASES)
+    unknown = [c for c in cases if c not in programs.CASES]
+    if unknown:
+        parser.error(f"no case {', '.join(unknown)} (cases: {', '.join(programs.CASES)})")
     json_path = os.path.join(args.results, "anchors-h200.json")
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "reps": args.reps, "cases": {}}
-    if args.only and os.path.exists(json_path):  # one case at a time adds to the file
+    if args.only and os.path.exists(json_path):  # some cases at a time add to the file
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
     contenders = {"coda": DEFAULT}
