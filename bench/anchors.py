@@ -287,8 +287,8 @@ def write_reports(results, json_path, png_path, md_path):
         json.dump(results, f, indent=2)
     rows = ["| case | coda ms | cuBLAS GEMM ms | coda / GEMM | queued: coda / GEMM | eager ms | "
             "compile ms | max-autotune ms | max-autotune / GEMM | queued: max-autotune / GEMM | "
-            "max rel err |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+            "max rel err | measured |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     def ms(r, key):  # "—" for a contender not timed (--no-compile)
         return f"{r[key]:.3f}" if key in r else "—"
 
@@ -298,7 +298,8 @@ def write_reports(results, json_path, png_path, md_path):
                     f"{r['eager_ms']:.3f} | {ms(r, 'compile_ms')} | "
                     f"{ms(r, 'compile_max_autotune_ms')} | "
                     f"{ms(r, 'ratio_compile_max_autotune_vs_gemm')} | "
-                    f"{ms(r, 'ratio_compile_max_autotune_queued_vs_gemm')} | {r['max_rel_err']:.1e} |")
+                    f"{ms(r, 'ratio_compile_max_autotune_queued_vs_gemm')} | {r['max_rel_err']:.1e} | "
+                    f"{r.get('measured', '—')}{'' if r.get('device', results['device']) == results['device'] else ', ' + r['device']} |")
     rows += [f"\n{case}: {r['note']}" for case, r in results["cases"].items() if "note" in r]
     for name, (_, fuse, flags) in VARIANTS.items():  # coda's variants, same alternations
         timed = [(case, r) for case, r in results["cases"].items() if f"{name}_ms" in r]
@@ -391,6 +392,9 @@ def main():
     for case in cases:
         built = {name: modules[(case, name)] for name in contenders}
         results["cases"][case] = bench_case(case, built, args)
+        # --only runs add to older rows: the table says when each was measured.
+        results["cases"][case]["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        results["cases"][case]["device"] = results["device"]
         if args.from_tuning:
             results["cases"][case]["config"] = tuned_variant(case, args.from_tuning,
                                                              args.tuning_db)["config"]
