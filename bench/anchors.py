@@ -292,6 +292,10 @@ def write_reports(results, json_path, png_path, md_path):
     def ms(r, key):  # "—" for a contender not timed (--no-compile)
         return f"{r[key]:.3f}" if key in r else "—"
 
+    def measured(r):  # when, and on which GPU where that is not this run's
+        device = r.get("device", results["device"])
+        return r.get("measured", "—") + ("" if device == results["device"] else f", {device}")
+
     for case, r in results["cases"].items():
         rows.append(f"| {case} | {r['coda_ms']:.3f} | {r['cublas_gemm_ms']:.3f} | "
                     f"{r['ratio_vs_gemm']:.3f} | {ms(r, 'ratio_queued_vs_gemm')} | "
@@ -299,7 +303,7 @@ def write_reports(results, json_path, png_path, md_path):
                     f"{ms(r, 'compile_max_autotune_ms')} | "
                     f"{ms(r, 'ratio_compile_max_autotune_vs_gemm')} | "
                     f"{ms(r, 'ratio_compile_max_autotune_queued_vs_gemm')} | {r['max_rel_err']:.1e} | "
-                    f"{r.get('measured', '—')}{'' if r.get('device', results['device']) == results['device'] else ', ' + r['device']} |")
+                    f"{measured(r)} |")
     rows += [f"\n{case}: {r['note']}" for case, r in results["cases"].items() if "note" in r]
     for name, (_, fuse, flags) in VARIANTS.items():  # coda's variants, same alternations
         timed = [(case, r) for case, r in results["cases"].items() if f"{name}_ms" in r]
