@@ -150,6 +150,9 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
         tilesM = std::ceil(tilesM / c[0]) * c[0];
         tilesN = std::ceil(tilesN / c[1]) * c[1];
         config.raster = rasterFor(p, config, tilesM, tilesN);
+        if (p.rowsAhead)
+          config.raster = tilesN > tilesM ? KernelConfig::Raster::AlongN
+                                          : KernelConfig::Raster::Heuristic;
         if (p.plainEpilogue && splits == 1 && widerSubtileMeasured(s))
           config.epilogueN = 64;
         double waves = std::ceil(tilesM * tilesN * splits / sms);

@@ -630,7 +630,8 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     plain &= op.getRole(i) != OperandRole::Tiled;
   SmallVector<std::pair<KernelConfig, double>> ranked =
-      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, options.maxSplits, plain});
+      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, options.maxSplits, plain,
+                   rowsAhead.contains(op)});
 
   // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
   std::string text;

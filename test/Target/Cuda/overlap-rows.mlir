@@ -6,7 +6,8 @@
 // publishing kernel both call; the function's launchers clear the counts and launch the two
 // side by side where rowsOverlap finds SMs to spare, else one after the other. The zero fill the
 // sum starts from never runs. Launch order: the weight preparation, which does not read the
-// sums, goes before the reduction.
+// sums, goes before the reduction. The model takes the tiles along N (CUTLASS's heuristic would
+// take this problem's 128x128 tiles along M), the order rowsOverlap needs.
 // RUN: coda-opt --coda-fuse %coda_src/bench/programs/small/rmsnorm_qkv.mlir -o %t.mlir
 // RUN: coda-translate --coda-to-cuda %t.mlir | FileCheck %s
 // RUN: coda-translate --coda-to-cuda --overlap-rows=false %t.mlir | FileCheck %s --check-prefix=SERIAL
@@ -19,6 +20,7 @@
 // CHECK-NEXT:    using K = main_k0_kernel;
 // CHECK-NEXT:    typename K::Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, 1, 1}, {}, {}};
 // CHECK-NEXT:    args.scheduler.max_swizzle_size = coda_swizzle(m, n, [[TM]],
+// CHECK-NEXT:    args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
 // CHECK-NEXT:    return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, {{[0-9]+}}, {{[0-9]+}}, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 // CHECK:       static int main_k0_launch(const void *a, const void *b, const void *operand0, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
 // CHECK:         args.epilogue.thread = {{[{][{][{]}}static_cast<const float *>(operand0)}, rowsDone}, {}, {}};
