@@ -22,7 +22,9 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      cuBLAS the host time of a call and the GPU time of the call replayed from a CUDA graph
      (what the events count besides the kernels);
   4. writes bench/results/anchors-h200.json, a bar chart of the ratios to cuBLAS
-     (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md).
+     (anchors-h200.png, if matplotlib is there) and a Markdown table (docs/performance.md);
+     on another GPU the files are named after it (bench/gpu_results.py: anchors-<gpu>.json,
+     anchors-<gpu>.png, docs/performance-<gpu>.md), never the H200's.
 
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
@@ -46,6 +48,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 import anchor_programs as programs  # noqa: E402
 import check_examples  # noqa: E402
+import gpu_results  # noqa: E402
 
 BOUND = 2e-2
 # The GEMM of each case as (index of A, index of B) among its inputs; B is [N, K].
@@ -318,7 +321,7 @@ def write_reports(results, json_path, png_path, md_path):
                  f"{r['ratio_vs_gemm']:.3f} | {r[f'ratio_{v}_vs_gemm']:.3f} | "
                  f"{r[f'max_rel_err_{v}']:.1e} |" for case, r in timed]
     with open(md_path, "w") as f:
-        f.write("# Performance: the anchor cases on the H200\n\n")
+        f.write(f"# Performance: the anchor cases on the {gpu_results.gpu_label(results['device'])}\n\n")
         f.write(f"Written by `bench/anchors.py` on {results['device']} (torch {results['torch']}); "
                 f"medians of {results['reps']} interleaved alternations; ratios are time / cuBLAS "
                 "GEMM alone in the same run (target ≤ 1.03). Each call is timed twice per "
@@ -382,8 +385,9 @@ def main():
     unknown = [c for c in cases if c not in programs.CASES]
     if unknown:
         parser.error(f"no case {', '.join(unknown)} (cases: {', '.join(programs.CASES)})")
-    json_path = os.path.join(args.results, "anchors-h200.json")
-    results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+    device = torch.cuda.get_device_name()
+    json_path = gpu_results.results_path(args.results, "anchors", device, "json")
+    results = {"device": device, "torch": torch.__version__,
                "reps": args.reps, "cases": {}}
     if args.only and os.path.exists(json_path):  # some cases at a time add to the file
         with open(json_path) as f:
@@ -404,8 +408,8 @@ def main():
                                                              args.tuning_db)["config"]
         torch.cuda.empty_cache()
         # After every case, so that a run cut short keeps what it measured.
-        write_reports(results, json_path, os.path.join(args.results, "anchors-h200.png"),
-                      os.path.join(ROOT, "docs", "performance.md"))
+        write_reports(results, json_path, gpu_results.results_path(args.results, "anchors", device, "png"),
+                      gpu_results.performance_md(os.path.join(ROOT, "docs"), device))
     return 0 if all(r["passed"] for r in results["cases"].values()) else 1
 
 

@@ -9,7 +9,8 @@ as in the contenders. The contenders are the same PyTorch
 `forward` eagerly and under torch.compile (default and max-autotune-no-cudagraphs). After a
 check of coda's output against the fp32 forward (max|out - ref| / max|ref|, beside bf16
 PyTorch's own), the contenders run interleaved, medians of --reps alternations; the result,
-with coda's kernels and their times, goes into bench/results/block-h200.json.
+with coda's kernels and their times, goes into bench/results/block-h200.json (on another GPU
+block-<gpu>.json, bench/gpu_results.py).
 
 Usage: bench/block.py [--emitted DIR] [--builds DIR] [--reps N] [--tuning-db FILE] [--staged-halves]
 """
@@ -27,6 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 import anchors  # noqa: E402
 import block_programs as block  # noqa: E402
 import check_examples  # noqa: E402
+import gpu_results  # noqa: E402
 
 
 def random_inputs(s):
@@ -122,7 +124,8 @@ def main():
               "coda_kernels_us": anchors.kernel_times(coda)}
     print(json.dumps(result, indent=2))
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
-    with open(os.path.join(HERE, "results", "block-h200.json"), "w") as f:
+    with open(gpu_results.results_path(os.path.join(HERE, "results"), "block", result["device"], "json"),
+              "w") as f:
         json.dump(result, f, indent=2)
     # Within the bound, or no farther from fp32 than bf16 PyTorch itself.
     return 0 if err <= max(anchors.BOUND, 1.5 * eager_err) else 1

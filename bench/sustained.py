@@ -13,7 +13,8 @@ clock. coda's result is checked against the PyTorch function first (as anchors.p
 
 Usage: bench/sustained.py [--emitted DIR] [--builds DIR] [--tuning-db FILE] [--only CASE]
                           [--seconds S] [--rounds R] [--results DIR]
-Writes DIR/sustained-h200.json (default bench/results): medians over the rounds.
+Writes DIR/sustained-h200.json (default bench/results; on another GPU sustained-<gpu>.json,
+bench/gpu_results.py): medians over the rounds.
 """
 import argparse
 import atexit
@@ -32,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import anchors  # noqa: E402
+import gpu_results  # noqa: E402
 
 programs, check_examples = anchors.programs, anchors.check_examples
 
@@ -149,7 +151,7 @@ def main():
                            capture_output=True, text=True).stdout.strip()
     results = {"device": torch.cuda.get_device_name(), "power_limit_w": limit,
                "seconds": args.seconds, "rounds": args.rounds, "cases": {}}
-    json_path = os.path.join(args.results, "sustained-h200.json")
+    json_path = gpu_results.results_path(args.results, "sustained", results["device"], "json")
     if args.only and os.path.exists(json_path):  # one case at a time adds to the file
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})

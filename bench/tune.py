@@ -18,7 +18,9 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
                                        variants of a kernel and cuBLAS's products alone interleaved
                                        (medians of --reps), and writes the fastest per
                                        kernel by GPU time (queued behind a GPU sleep) into
-                                       bench/results/tuning-h200.json (--db), with the baseline's
+                                       bench/results/tuning-<gpu>.json (--db; <gpu> as
+                                       bench/gpu_results.py names it: tuning-h200.json on an
+                                       H200), with the baseline's
                                        time beside it (the model's choice, or DB's); with
                                        --sustained, by the time per call back to back at the
                                        GPU's power cap (bench/sustained.py), into --db
@@ -213,6 +215,7 @@ def measure(args):
     sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
     import anchors
     import check_examples
+    import gpu_results
 
     with open(os.path.join(args.dir, "manifest.json")) as f:
         variants = json.load(f)["variants"]
@@ -255,8 +258,9 @@ def measure(args):
     if args.sustained:
         import sustained  # bench/sustained.py
         sampler = sustained.Sampler()
-    db_path = args.db
-    db = {"device": torch.cuda.get_device_name(), "kernels": {}, "measured": {}}
+    device = torch.cuda.get_device_name()
+    db_path = args.db or gpu_results.results_path(os.path.join(HERE, "results"), "tuning", device, "json")
+    db = {"device": device, "kernels": {}, "measured": {}}
     if os.path.exists(db_path):
         with open(db_path) as f:
             db.update({k: v for k, v in json.load(f).items() if k in ("kernels", "measured")})
@@ -328,9 +332,10 @@ def main():
                         help="(emit) for each kernel that the tuning database DB holds, time its "
                              "configuration and the neighbours the model cannot rank (other "
                              "clusters, raster orders, no swizzle) instead of the model's --top")
-    parser.add_argument("--db", default=os.path.join(HERE, "results", "tuning-h200.json"),
+    parser.add_argument("--db", default=None,
                         help="(measure) the tuning database to update with the fastest "
-                             "configurations (default: %(default)s)")
+                             "configurations (default: bench/results/tuning-<gpu>.json, the "
+                             "GPU's own: tuning-h200.json on an H200)")
     parser.add_argument("--sustained", action="store_true",
                         help="(measure) rank by the time per call back to back at the GPU's power "
                              "cap (bench/sustained.py: --seconds per variant and for cuBLAS, "
