@@ -3,15 +3,11 @@ argv: bench folder, scratch folder."""
 import json
 import os
 import sys
-import types
 
-bench, tmp = sys.argv[1], sys.argv[2]
-sys.path.insert(0, bench)
-os.makedirs(tmp, exist_ok=True)
-sys.modules.update(torch=types.ModuleType("torch"),
-                   anchor_programs=types.SimpleNamespace(CASES={}),
-                   check_examples=types.ModuleType("check_examples"))
-import anchors  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
+from standins import anchors_on_cpu  # noqa: E402
+
+anchors, tmp = anchors_on_cpu(sys.argv)
 
 pp = {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"}
 wide = dict(pp, epilogue_n=64)

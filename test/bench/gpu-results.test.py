@@ -3,15 +3,11 @@ and the modules that load it are stand-ins. argv: bench folder, scratch folder."
 import json
 import os
 import sys
-import types
 
-bench, tmp = sys.argv[1], sys.argv[2]
-sys.path.insert(0, bench)
-os.makedirs(tmp, exist_ok=True)
-sys.modules.update(torch=types.ModuleType("torch"),
-                   anchor_programs=types.SimpleNamespace(CASES={}),
-                   check_examples=types.ModuleType("check_examples"))
-import anchors  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
+from standins import anchors_on_cpu  # noqa: E402
+
+anchors, tmp = anchors_on_cpu(sys.argv)
 import gpu_results  # noqa: E402
 
 for device in ("NVIDIA H200", "NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe", "NVIDIA H200 NVL"):
