@@ -17,7 +17,8 @@ void mlir::coda::registerToCudaTranslation() {
   static llvm::cl::opt<std::string> tuningDb(
       "tuning-db",
       llvm::cl::desc("With --coda-to-cuda: a JSON tuning database (bench/tune.py writes one) "
-                     "whose measured kernel configurations replace the analytic model's"),
+                     "whose measured kernel configurations replace the analytic model's; one "
+                     "per GPU (bench/results/tuning-h200.json, tuning-h100-80gb-hbm3.json)"),
       llvm::cl::value_desc("file"), llvm::cl::init(""));
   static llvm::cl::opt<bool> tmaHalves(
       "tma-halves",
@@ -45,7 +46,8 @@ void mlir::coda::registerToCudaTranslation() {
       llvm::cl::desc("With --coda-to-cuda: a row reduction whose results only the next kernel "
                      "reads as row operands (a norm's statistics) runs beside that kernel on the "
                      "SMs its last wave leaves idle, handing the rows over a row block at a time "
-                     "(default). =false runs the two one after the other"),
+                     "(default; the analytic model then takes that kernel's tiles along N, the "
+                     "order the handover needs). =false runs the two one after the other"),
       llvm::cl::init(true));
   static llvm::cl::opt<bool> rowPass(
       "row-pass",
