@@ -9,10 +9,11 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
                                        the block's two halves, block_pre and block_post), for each
                                        kernel writes one .cu per candidate (a one-entry tuning
                                        database each) and DIR/manifest.json; with --around DB,
-                                       a kernel that DB holds gets its configuration and the
+                                       a kernel that DB holds gets its configuration, the
                                        neighbours the model cannot rank (other clusters, raster
-                                       orders, no swizzle, the other epilogue subtile width)
-                                       instead of the model's candidates
+                                       orders, no swizzle, the other epilogue subtile width) and
+                                       the model's best of the other schedule instead of the
+                                       model's candidates
   bench/tune.py measure DIR            (on the GPU) builds every variant (--build-only: only
                                        that), checks it against the PyTorch reference, times the
                                        variants of a kernel and cuBLAS's products alone interleaved
@@ -82,14 +83,23 @@ def kernel_candidates(text):
 
 def variants_of(kernel, top, around):
     """What to time for one kernel: the configuration `around` (a tuning database's kernels)
-    holds and its neighbours, baseline "database"; else the model's `top` candidates, baseline
-    "model". Rank 0 is the baseline; the model's estimate rides along where it listed the same
+    holds, its neighbours and the model's best of the other schedule, baseline "database"; else
+    the model's `top` candidates, baseline "model". Rank 0 is the baseline; the model's estimate rides along where it listed the same
     configuration."""
     model = [(normal(c), ms) for c, ms in kernel["candidates"]]
     if kernel["key"] not in around:
         return "model", kernel["candidates"][:top]
+    config = around[kernel["key"]]
+    configs = neighbours(config)
+    # And the model's best of the other schedule: a database measured on one GPU can hold the
+    # schedule another GPU ranks second (the H100 took SwiGLU's and QK + RoPE's cooperative
+    # 128x256 tiles where the H200 had taken ping-pong).
+    other = next((c for c, _ in kernel["candidates"]
+                  if c["schedule"] != config["schedule"] and normal(c)["splits"] == 1), None)
+    if other is not None and all(normal(other) != normal(c) for c in configs):
+        configs.append(other)
     return "database", [(c, next((ms for m, ms in model if m == normal(c)), None))
-                        for c in neighbours(around[kernel["key"]])]
+                        for c in configs]
 
 
 BLOCK_HALVES = ("pre", "post")
