@@ -219,9 +219,17 @@ VARIANT_OPTIONS = {
 
 
 def add_tuning_db_argument(parser):
-    parser.add_argument("--tuning-db", default=os.path.join(HERE, "results", "tuning-h200.json"),
+    parser.add_argument("--tuning-db", default=None,
                         help="bench/tune.py's measured configurations, for coda-translate "
-                             "(default: %(default)s; the analytic model where absent)")
+                             "(default: this GPU's bench/results/tuning-<gpu>.json where there is "
+                             "one, else tuning-h200.json; the analytic model where absent)")
+
+
+def resolve_tuning_db(args):
+    """--tuning-db's default, once the GPU is known."""
+    if args.tuning_db is None:
+        args.tuning_db = gpu_results.tuning_db(os.path.join(HERE, "results"),
+                                               torch.cuda.get_device_name())
 
 
 def build_case(case, args, variant=DEFAULT):
@@ -377,6 +385,7 @@ def main():
                             help=f"also time coda built with {tools} ({what}) as another contender")
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
+    resolve_tuning_db(args)
     args.out = args.out or os.path.join(args.build, "anchors")
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.results, exist_ok=True)

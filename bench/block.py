@@ -71,6 +71,7 @@ def main():
                         help="emit with coda-translate --tma-halves=false (RoPE's pairs staged, "
                              "then copied into their halves; files block_<half>_staged_halves.cu)")
     args = parser.parse_args()
+    anchors.resolve_tuning_db(args)
     args.out = args.out or os.path.join(args.build, "block")
     os.makedirs(args.out, exist_ok=True)
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")

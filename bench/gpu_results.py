@@ -5,7 +5,8 @@ the CUDA device name without its vendor, in lower case, words joined by '-': `an
 on an H200, `anchors-h100-80gb-hbm3.json` on an H100 SXM, `anchors-h100-pcie.json` on an H100
 PCIe (another SM count). So a run on one GPU never overwrites, or merges `--only` rows into, the
 numbers of another. The anchors' Markdown table is docs/performance.md on the H200 (the GPU the
-targets are set on) and docs/performance-<gpu>.md on any other.
+targets are set on) and docs/performance-<gpu>.md on any other. coda-translate's tuning database
+is the GPU's own once stage 2 has written one, else the H200's.
 """
 import os
 import re
@@ -24,6 +25,13 @@ def gpu_label(device_name):
 
 def results_path(folder, stem, device_name, ext):
     return os.path.join(folder, f"{stem}-{gpu_tag(device_name)}.{ext}")
+
+
+def tuning_db(folder, device_name):
+    """The tuning database coda-translate takes on this GPU: its own where stage 2 has written
+    one, else the H200's (the GPU the targets are set on)."""
+    own = results_path(folder, "tuning", device_name, "json")
+    return own if os.path.exists(own) else os.path.join(folder, "tuning-h200.json")
 
 
 def performance_md(docs, device_name):

@@ -140,6 +140,7 @@ def main():
     if args.seconds <= SETTLE_S or args.rounds < 1:
         parser.error(f"--seconds must exceed the {SETTLE_S} s of settling and --rounds be >= 1")
     args.from_tuning = None
+    anchors.resolve_tuning_db(args)
     args.out = args.out or os.path.join(args.build, "anchors")
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.results, exist_ok=True)
