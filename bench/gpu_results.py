@@ -12,15 +12,14 @@ import os
 import re
 
 
-def gpu_tag(device_name):
-    """'NVIDIA H200' -> 'h200', 'NVIDIA H100 80GB HBM3' -> 'h100-80gb-hbm3'."""
-    name = re.sub(r"^NVIDIA\s+", "", device_name.strip(), flags=re.IGNORECASE)
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "gpu"
-
-
 def gpu_label(device_name):
     """The name a table gives the GPU: 'NVIDIA H200' -> 'H200'."""
     return re.sub(r"^NVIDIA\s+", "", device_name.strip(), flags=re.IGNORECASE) or device_name
+
+
+def gpu_tag(device_name):
+    """'NVIDIA H200' -> 'h200', 'NVIDIA H100 80GB HBM3' -> 'h100-80gb-hbm3'."""
+    return re.sub(r"[^a-z0-9]+", "-", gpu_label(device_name).lower()).strip("-") or "gpu"
 
 
 def results_path(folder, stem, device_name, ext):

@@ -84,8 +84,8 @@ def kernel_candidates(text):
 def variants_of(kernel, top, around):
     """What to time for one kernel: the configuration `around` (a tuning database's kernels)
     holds, its neighbours and the model's best of the other schedule, baseline "database"; else
-    the model's `top` candidates, baseline "model". Rank 0 is the baseline; the model's estimate rides along where it listed the same
-    configuration."""
+    the model's `top` candidates, baseline "model". Rank 0 is the baseline; the model's estimate
+    rides along where it listed the same configuration."""
     model = [(normal(c), ms) for c, ms in kernel["candidates"]]
     if kernel["key"] not in around:
         return "model", kernel["candidates"][:top]

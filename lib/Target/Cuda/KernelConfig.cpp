@@ -103,9 +103,16 @@ bool mlir::coda::isTileWidth(int64_t n) {
 /// (and the other way along M). SwiGLU's 64 × 224 tiles of 128² in 2x1 clusters: along N reads
 /// B 4 times (0.96 GB), along M A 28 times (2.0 GB); the H200 read 2.26 GB against 4.95 (ncu).
 /// Heuristic (CUTLASS's choice, along M when the tiles along N are more) where it is that
-/// order, where the orders differ by less than 1.5x, or where both operands fit in L2.
+/// order, where the orders differ by less than 1.5x, or where both operands fit in L2. Along N
+/// whatever the bytes where a row reduction runs just before the kernel (`p.rowsAhead`): only
+/// then does it run beside it.
 static KernelConfig::Raster rasterFor(const KernelProblem &p, const KernelConfig &c,
                                       double tilesM, double tilesN) {
+  KernelConfig::Raster heuristic =
+      tilesN > tilesM ? KernelConfig::Raster::AlongM : KernelConfig::Raster::AlongN;
+  if (p.rowsAhead)
+    return heuristic == KernelConfig::Raster::AlongN ? KernelConfig::Raster::Heuristic
+                                                     : KernelConfig::Raster::AlongN;
   constexpr double l2 = 50e6, bytes = 2, clearly = 1.5;
   double a = double(p.m) * p.k * bytes, b = double(p.n) * p.k * bytes;
   if (a + b <= l2)
@@ -120,8 +127,6 @@ static KernelConfig::Raster rasterFor(const KernelProblem &p, const KernelConfig
   double alongM = b + a * std::ceil(tilesN / (swizzle * c.clusterN));
   KernelConfig::Raster better =
       alongN < alongM ? KernelConfig::Raster::AlongN : KernelConfig::Raster::AlongM;
-  KernelConfig::Raster heuristic =
-      tilesN > tilesM ? KernelConfig::Raster::AlongM : KernelConfig::Raster::AlongN;
   if (better == heuristic || std::max(alongN, alongM) < clearly * std::min(alongN, alongM))
     return KernelConfig::Raster::Heuristic;
   return better;
@@ -150,9 +155,6 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
         tilesM = std::ceil(tilesM / c[0]) * c[0];
         tilesN = std::ceil(tilesN / c[1]) * c[1];
         config.raster = rasterFor(p, config, tilesM, tilesN);
-        if (p.rowsAhead)
-          config.raster = tilesN > tilesM ? KernelConfig::Raster::AlongN
-                                          : KernelConfig::Raster::Heuristic;
         if (p.plainEpilogue && splits == 1 && widerSubtileMeasured(s))
           config.epilogueN = 64;
         double waves = std::ceil(tilesM * tilesN * splits / sms);
