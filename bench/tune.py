@@ -11,7 +11,8 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
                                        database each) and DIR/manifest.json; with --around DB,
                                        a kernel that DB holds gets its configuration, the
                                        neighbours the model cannot rank (other clusters, raster
-                                       orders, no swizzle, the other epilogue subtile width) and
+                                       orders, no swizzle, the other epilogue subtile width, the
+                                       other division where the epilogue divides) and
                                        the model's best of the other schedule instead of the
                                        model's candidates
   bench/tune.py measure DIR            (on the GPU) builds every variant (--build-only: only
@@ -48,13 +49,15 @@ EPILOGUE_N = 64
 def normal(config):
     """A configuration with coda-translate's defaults spelled out, for comparing entries."""
     splits = config.get("splits", 1)
-    return dict(config, splits=splits, swizzle=config.get("swizzle", 1 if splits > 1 else 8))
+    return dict(config, splits=splits, swizzle=config.get("swizzle", 1 if splits > 1 else 8),
+                division=config.get("division", "ieee"))
 
 
-def neighbours(config):
+def neighbours(config, divides=False):
     """`config` first, then the configurations one step from it that the model cannot rank: every
-    other cluster shape, the explicit raster orders, no swizzle, and the other epilogue subtile
-    width (64 columns for CUTLASS's automatic 32, or back)."""
+    other cluster shape, the explicit raster orders, no swizzle, the other epilogue subtile
+    width (64 columns for CUTLASS's automatic 32, or back) and, where the epilogue `divides`
+    (coda-translate listed a candidate with "division"), the other division."""
     out = [config]
     out += [dict(config, cluster=c) for c in CLUSTERS if c != config["cluster"]]
     if config["raster"] == "heuristic":
@@ -65,6 +68,10 @@ def neighbours(config):
         out.append({k: v for k, v in config.items() if k != "epilogue_n"})
     elif config["tile"][1] % EPILOGUE_N == 0:
         out.append(dict(config, epilogue_n=EPILOGUE_N))
+    if divides and config.get("division") == "full":
+        out.append({k: v for k, v in config.items() if k != "division"})
+    elif divides:
+        out.append(dict(config, division="full"))
     return out
 
 
@@ -90,7 +97,7 @@ def variants_of(kernel, top, around):
     if kernel["key"] not in around:
         return "model", kernel["candidates"][:top]
     config = around[kernel["key"]]
-    configs = neighbours(config)
+    configs = neighbours(config, any("division" in c for c, _ in kernel["candidates"]))
     # And the model's best of the other schedule: a database measured on one GPU can hold the
     # schedule another GPU ranks second (the H100 took SwiGLU's and QK + RoPE's cooperative
     # 128x256 tiles where the H200 had taken ping-pong).

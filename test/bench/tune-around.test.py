@@ -19,10 +19,13 @@ text = "\n".join([
     f"// coda-candidate: {json.dumps(pingpong)} model 0.500 ms",
     f"// coda-candidate: {json.dumps(dict(coop, splits=2))} model 0.550 ms",
     f"// coda-candidate: {json.dumps(coop)} model 0.600 ms",
+    "// coda-tuning-key: K4",
+    f"// coda-candidate: {json.dumps(pingpong)} model 0.500 ms",
+    f"// coda-candidate: {json.dumps(dict(coop, division='full'))} model 0.550 ms",
 ])
 group = []
 for kernel in tune.kernel_candidates(text):
-    baseline, configs = tune.variants_of(kernel, 2, {"K1": coop, "K3": pingpong})
+    baseline, configs = tune.variants_of(kernel, 2, {"K1": coop, "K3": pingpong, "K4": pingpong})
     for rank, (config, ms) in enumerate(configs):
         print(baseline, rank, json.dumps(config), ms)
         if kernel["key"] == "K1":

@@ -15,7 +15,8 @@
 // asked for) divides each tile's mainloop among `splits` CTAs: more work units fill the SMs when
 // tiles are few, at the price of writing and reading back fp32 partial tiles.
 // The epilogue subtile is not modelled: a plain epilogue takes 64 columns where stage 2
-// measured them faster (widerSubtileMeasured).
+// measured them faster (widerSubtileMeasured). Divisions go through div.full.f32 where they
+// may in cooperative kernels only, whose epilogue is on the critical path (fullDivision).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,31 +46,34 @@ static const char *rasterName(KernelConfig::Raster r) {
 }
 
 std::string KernelConfig::str() const {
-  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}{9}", tileM, tileN,
+  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}{9}{10}", tileM, tileN,
                        tileK, clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
                        rasterName(raster), splits > 1 ? " split " + std::to_string(splits) : "",
                        swizzle != defaultSwizzle() ? " swizzle " + std::to_string(swizzle) : "",
                        epilogueN ? llvm::formatv(" epilogue {0}x{1}", epilogueTileM(), epilogueN)
                                        .str()
-                                 : "")
+                                 : "",
+                       fullDivision ? " division full" : "")
       .str();
 }
 
 std::string KernelConfig::json() const {
   return llvm::formatv("{{\"tile\": [{0}, {1}, {2}], \"cluster\": [{3}, {4}], \"schedule\": "
-                       "\"{5}\", \"raster\": \"{6}\"{7}{8}{9}}",
+                       "\"{5}\", \"raster\": \"{6}\"{7}{8}{9}{10}}",
                        tileM, tileN, tileK, clusterM, clusterN,
                        pingpong ? "pingpong" : "cooperative", rasterName(raster),
                        splits > 1 ? ", \"splits\": " + std::to_string(splits) : "",
                        swizzle != defaultSwizzle() ? ", \"swizzle\": " + std::to_string(swizzle) : "",
-                       epilogueN ? ", \"epilogue_n\": " + std::to_string(epilogueN) : "")
+                       epilogueN ? ", \"epilogue_n\": " + std::to_string(epilogueN) : "",
+                       fullDivision ? ", \"division\": \"full\"" : "")
       .str();
 }
 
 bool KernelConfig::operator==(const KernelConfig &o) const {
   return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK && clusterM == o.clusterM &&
          clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster &&
-         splits == o.splits && swizzle == o.swizzle && epilogueN == o.epilogueN;
+         splits == o.splits && swizzle == o.swizzle && epilogueN == o.epilogueN &&
+         fullDivision == o.fullDivision;
 }
 
 namespace {
@@ -157,6 +161,8 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
         config.raster = rasterFor(p, config, tilesM, tilesN);
         if (p.plainEpilogue && splits == 1 && widerSubtileMeasured(s))
           config.epilogueN = 64;
+        config.fullDivision = !s.pingpong && p.epilogueOpsFullDivision > 0;
+        double ops = config.fullDivision ? p.epilogueOpsFullDivision : p.epilogueOpsPerElement;
         double waves = std::ceil(tilesM * tilesN * splits / sms);
         double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
         // A work unit: 1/splits of a tile's mainloop, plus (split) its fp32 partial tile written
@@ -165,7 +171,7 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
                               splits +
                           (splits > 1 ? 2.0 * s.m * s.n * 4 / (hbm / sms) : 0);
         double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms) +
-                          s.m * s.n * p.epilogueOpsPerElement /
+                          s.m * s.n * ops /
                               ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) *
                                clock);
         epilogue /= splits;
@@ -205,6 +211,7 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     std::optional<int64_t> splits = e ? e->getInteger("splits") : std::nullopt;
     std::optional<int64_t> swizzle = e ? e->getInteger("swizzle") : std::nullopt;
     std::optional<int64_t> epilogueN = e ? e->getInteger("epilogue_n") : std::nullopt;
+    std::optional<StringRef> division = e ? e->getString("division") : std::nullopt;
     if (!tile || tile->size() != 3 || !cluster || cluster->size() != 2 || !schedule || !raster)
       return bad("entry '" + key.str() +
                  "' needs \"tile\": [M, N, K], \"cluster\": [M, N], \"schedule\" and \"raster\"");
@@ -239,6 +246,9 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     if (epilogueN && (!isEpilogueWidth(*epilogueN) || config.tileN % *epilogueN != 0))
       return bad("entry '" + key.str() + "': epilogue_n must be 16, 32, 64 or 128 and divide " +
                  "the tile's N (" + std::to_string(config.tileN) + ")");
+    if (division && *division != "ieee" && *division != "full")
+      return bad("entry '" + key.str() + "': division must be ieee or full");
+    config.fullDivision = division == "full";
     bool known = false;
     for (auto &[candidate, ms] : rankConfigs({256, 256, 256, 0}))
       known |= candidate.tileM == config.tileM && candidate.tileN == config.tileN &&

@@ -27,6 +27,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ScopedHashTable.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
@@ -89,8 +90,8 @@ public:
 private:
   LogicalResult emitKernel(GemmOp op, StringRef name);
   FailureOr<KernelPlan> planKernel(GemmOp op);
-  FailureOr<KernelConfig> chooseConfig(GemmOp op, const KernelPlan &plan);
-  LogicalResult emitEpilogueFunction(GemmOp op, StringRef name);
+  FailureOr<KernelConfig> chooseConfig(GemmOp op, const KernelPlan &plan, raw_ostream &comments);
+  LogicalResult emitEpilogueFunction(GemmOp op, StringRef name, const KernelConfig &config);
   void emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan &plan, unsigned stream);
   void emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan, unsigned numNodes,
                     const KernelConfig &config);
@@ -140,6 +141,8 @@ private:
   TuningDb tuningDb;
   DenseMap<Value, std::string> names;
   unsigned nextName = 0;
+  /// Set while the epilogue function of a kernel configured for div.full.f32 is emitted.
+  bool fullDivision = false;
 };
 
 } // namespace
@@ -214,6 +217,21 @@ static bool approximateTanh(math::TanhOp t) {
          arith::bitEnumContainsAll(t.getFastmath(), arith::FastMathFlags::afn);
 }
 
+/// Whether `d` may divide through div.full.f32 (2 ulp): an fp32 division in an epilogue whose
+/// results are all stored 16-bit, whose rounding (2^-9) is far coarser. Elsewhere (reduction
+/// partials, fp32 results, generics outside the kernels) division stays IEEE.
+static bool mayDivideFull(arith::DivFOp d) {
+  auto gemm = d->getParentOfType<GemmOp>();
+  if (!gemm || !d.getType().isF32())
+    return false;
+  for (unsigned r = 0, e = gemm->getNumResults(); r < e; ++r)
+    if (!gemm.getMode(r).isStore() ||
+        !isa<BFloat16Type, Float16Type>(
+            cast<ShapedType>(gemm->getResult(r).getType()).getElementType()))
+      return false;
+  return true;
+}
+
 LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
   auto name = [&](Value v) { return valueName(v); };
   auto define = [&](Value result, const std::string &expr) -> LogicalResult {
@@ -261,7 +279,9 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       .Case([&](arith::AddFOp) { return binary("+"); })
       .Case([&](arith::SubFOp) { return binary("-"); })
       .Case([&](arith::MulFOp) { return binary("*"); })
-      .Case([&](arith::DivFOp) { return binary("/"); })
+      .Case([&](arith::DivFOp d) {
+        return fullDivision && mayDivideFull(d) ? call("coda::rt::divFull") : binary("/");
+      })
       .Case([&](arith::AddIOp) { return binary("+"); })
       .Case([&](arith::SubIOp) { return binary("-"); })
       .Case([&](arith::MulIOp) { return binary("*"); })
@@ -375,9 +395,11 @@ static const char *identityOf(Combiner c) {
   return c == Combiner::Sum || c == Combiner::SumSq ? "0.f" : "-INFINITY";
 }
 
-LogicalResult CudaEmitter::emitEpilogueFunction(GemmOp op, StringRef name) {
+LogicalResult CudaEmitter::emitEpilogueFunction(GemmOp op, StringRef name,
+                                                const KernelConfig &config) {
   names.clear();
   nextName = 0;
+  llvm::SaveAndRestore divide(fullDivision, config.fullDivision);
   Block &body = op.getEpilogue().front();
   auto yield = cast<YieldOp>(body.getTerminator());
   os << "// The epilogue region of " << name << " in fp32: one call per "
@@ -572,8 +594,9 @@ void CudaEmitter::emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan 
 
 /// The epilogue's arithmetic per accumulator element for the model, in simple fp32 operations:
 /// the region's ops (library calls weighted by their length, each bf16/f16 rounding one more),
-/// and the work of the DAG's nodes (coordinates, per-thread loads and stores, reductions).
-static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
+/// and the work of the DAG's nodes (coordinates, per-thread loads and stores, reductions);
+/// `fullDivision`: with the divisions that may through div.full.f32.
+static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan, bool fullDivision) {
   double region = 0;
   op.getEpilogue().walk([&](Operation *o) {
     if (isa<arith::ConstantOp, YieldOp>(o))
@@ -590,7 +613,9 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
                       })
                       .Case<math::ExpOp, math::LogOp, math::RsqrtOp, math::SqrtOp>(
                           [](auto) { return 4.0; })
-                      .Case<arith::DivFOp>([](auto) { return 6.0; })
+                      .Case([&](arith::DivFOp d) {
+                        return fullDivision && mayDivideFull(d) ? 2.0 : 6.0;
+                      })
                       .Default([](Operation *) { return 1.0; });
     region += cost + (narrow ? 1 : 0);
   });
@@ -611,7 +636,8 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan) {
 
 /// The database's configuration for this kernel, else the analytic model's best; the choice
 /// and the model's ranking go into the file as comments (bench/tune.py reads them).
-FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan) {
+FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan,
+                                                  raw_ostream &comments) {
   auto bytesOf = [](Type t) { return std::max<unsigned>(1, t.getIntOrFloatBitWidth() / 8); };
   double bytes = 0;
   for (auto [r, result] : llvm::enumerate(plan.results))
@@ -621,7 +647,10 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     if (op.getRole(i) == OperandRole::Matrix)
       bytes += bytesOf(cast<ShapedType>(op.getExtras()[i].getType()).getElementType());
-  double ops = epilogueOpsPerElement(op, plan);
+  double ops = epilogueOpsPerElement(op, plan, /*fullDivision=*/false);
+  bool divides = false;
+  op.getEpilogue().walk([&](arith::DivFOp d) { divides |= mayDivideFull(d); });
+  double opsFull = divides ? epilogueOpsPerElement(op, plan, /*fullDivision=*/true) : 0;
   bool plain = llvm::all_of(plan.results, [](const ResultPlan &r) {
     return r.sink == Sink::Reduce ||
            ((r.sink == Sink::D || r.sink == Sink::Contract) &&
@@ -631,7 +660,7 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     plain &= op.getRole(i) != OperandRole::Tiled;
   SmallVector<std::pair<KernelConfig, double>> ranked =
       rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, options.maxSplits, plain,
-                   rowsAhead.contains(op)});
+                   rowsAhead.contains(op), opsFull});
 
   // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
   std::string text;
@@ -655,15 +684,18 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
                                (plan.rowStats() && it->second.splits > 1)))
     it = tuningDb.end();
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
-  os << "// coda-tuning-key: " << key << "\n";
-  os << "// configuration: " << chosen.str()
+  comments << "// coda-tuning-key: " << key << "\n";
+  comments << "// configuration: " << chosen.str()
      << (it != tuningDb.end() ? " (tuning database)" : " (analytic model)") << "\n";
-  os << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
-     << llvm::formatv("{0:f0}", ops) << " fp32 ops per element\n";
+  comments << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
+           << llvm::formatv("{0:f0}", ops) << " fp32 ops per element";
+  if (divides)
+    comments << " (" << llvm::formatv("{0:f0}", opsFull) << " with div.full.f32)";
+  comments << "\n";
   // Stage 2's candidates: the model's best per tile, schedule and split; then the best tile in
   // every other cluster shape, in the two other raster orders, without the swizzle and with
-  // CUTLASS's own epilogue subtile (the model's raster order and subtile are estimates, and it
-  // does not tell the clusters' L2 reuse apart).
+  // CUTLASS's own epilogue subtile, and with the other division (the model's raster order,
+  // subtile and division are estimates, and it does not tell the clusters' L2 reuse apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
   auto sameTile = [](const KernelConfig &a, const KernelConfig &b) {
     return a.tileM == b.tileM && a.tileN == b.tileN && a.pingpong == b.pingpong &&
@@ -695,8 +727,12 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     automatic.epilogueN = 0;
     candidates.push_back({automatic, ranked.front().second});
   }
+  if (KernelConfig other = ranked.front().first; divides) {
+    other.fullDivision = !other.fullDivision;
+    candidates.push_back({other, ranked.front().second});
+  }
   for (auto &[config, ms] : candidates)
-    os << "// coda-candidate: " << config.json() << " model " << llvm::formatv("{0:f3}", ms)
+    comments << "// coda-candidate: " << config.json() << " model " << llvm::formatv("{0:f3}", ms)
        << " ms\n";
   return chosen;
 }
@@ -827,7 +863,15 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   if (failed(planned))
     return failure();
   KernelPlan &plan = *planned;
-  if (failed(emitEpilogueFunction(op, name)))
+  // The configuration first (the epilogue function's division depends on it); its comments go
+  // with the kernel's below.
+  std::string configComments;
+  llvm::raw_string_ostream configStream(configComments);
+  FailureOr<KernelConfig> chosen = chooseConfig(op, plan, configStream);
+  if (failed(chosen))
+    return failure();
+  KernelConfig config = *chosen;
+  if (failed(emitEpilogueFunction(op, name, config)))
     return failure();
   for (unsigned s = 0, e = plan.streams.size(); s < e; ++s)
     emitStreamFunctor(op, name, plan, s);
@@ -861,11 +905,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   if (plan.rowStats())
     os << "; the mainloop sums A's rows (" << (plan.rowSum ? "Σx" : "")
        << (plan.rowSum && plan.rowSumSq ? ", " : "") << (plan.rowSumSq ? "Σx²" : "") << ")";
-  os << ".\n";
-  FailureOr<KernelConfig> chosen = chooseConfig(op, plan);
-  if (failed(chosen))
-    return failure();
-  KernelConfig config = *chosen;
+  os << ".\n" << configComments;
   // Unsplit kernels read the rows of a reduction computed just before them as they come.
   bool awaits = rowsAhead.contains(op) && config.splits == 1;
   if (awaits)

@@ -49,9 +49,15 @@ struct KernelConfig {
   int epilogueTileN() const {
     return epilogueN ? epilogueN : std::gcd(std::min(tileN, 32), tileN);
   }
+  /// The epilogue's fp32 divisions through PTX div.full.f32 (2 ulp, a few instructions) instead
+  /// of IEEE division, where every result is stored 16-bit (the emitter checks; elsewhere the
+  /// flag changes nothing). On the H200 it took SwiGLU's cooperative 128x256 kernel from 1.13x
+  /// to 1.05x cuBLAS's time (its epilogue runs after the mainloop) and made the ping-pong
+  /// 128x128 kernel 1.5 % slower (its epilogue hides under the other warp group's mainloop).
+  bool fullDivision = false;
 
   // "128x256x64 cluster 2x1 cooperative raster heuristic" (+ " split S", " swizzle S",
-  // " epilogue MxN" where not the default)
+  // " epilogue MxN", " division full" where not the default)
   std::string str() const;
   std::string json() const;
   bool operator==(const KernelConfig &o) const;
@@ -74,6 +80,9 @@ struct KernelProblem {
   /// kernel only where the tiles go along N (coda::rt::rowsOverlap), so the model takes that
   /// order for every configuration.
   bool rowsAhead = false;
+  /// The same with the epilogue's divisions through div.full.f32, where they may be (every
+  /// result stored 16-bit); 0: no such division.
+  double epilogueOpsFullDivision = 0;
 };
 
 /// Whether some CTA tile the backend emits is `n` columns wide.
