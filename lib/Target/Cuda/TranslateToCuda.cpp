@@ -27,8 +27,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ScopedHashTable.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/xxhash.h"
 
 #include <set>
