@@ -347,8 +347,10 @@ def main():
                              "and block_post (bench/block.py), whose kernels are not the anchors'")
     parser.add_argument("--around", default=None, metavar="DB",
                         help="(emit) for each kernel that the tuning database DB holds, time its "
-                             "configuration and the neighbours the model cannot rank (other "
-                             "clusters, raster orders, no swizzle) instead of the model's --top")
+                             "configuration, the neighbours the model cannot rank (other "
+                             "clusters, raster orders, no swizzle, the other epilogue subtile "
+                             "width, the other division where the epilogue divides) and the "
+                             "model's best of the other schedule instead of the model's --top")
     parser.add_argument("--db", default=None,
                         help="(measure) the tuning database to update with the fastest "
                              "configurations (default: bench/results/tuning-<gpu>.json, the "

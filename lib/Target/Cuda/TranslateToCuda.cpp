@@ -686,7 +686,7 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
   comments << "// coda-tuning-key: " << key << "\n";
   comments << "// configuration: " << chosen.str()
-     << (it != tuningDb.end() ? " (tuning database)" : " (analytic model)") << "\n";
+           << (it != tuningDb.end() ? " (tuning database)" : " (analytic model)") << "\n";
   comments << "// model inputs: epilogue " << llvm::formatv("{0:f1}", bytes) << " bytes and "
            << llvm::formatv("{0:f0}", ops) << " fp32 ops per element";
   if (divides)
@@ -732,8 +732,8 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     candidates.push_back({other, ranked.front().second});
   }
   for (auto &[config, ms] : candidates)
-    comments << "// coda-candidate: " << config.json() << " model " << llvm::formatv("{0:f3}", ms)
-       << " ms\n";
+    comments << "// coda-candidate: " << config.json() << " model "
+             << llvm::formatv("{0:f3}", ms) << " ms\n";
   return chosen;
 }
 

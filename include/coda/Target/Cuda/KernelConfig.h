@@ -80,8 +80,8 @@ struct KernelProblem {
   /// kernel only where the tiles go along N (coda::rt::rowsOverlap), so the model takes that
   /// order for every configuration.
   bool rowsAhead = false;
-  /// The same with the epilogue's divisions through div.full.f32, where they may be (every
-  /// result stored 16-bit); 0: no such division.
+  /// epilogueOpsPerElement with the epilogue's divisions through div.full.f32, where they may
+  /// be (every result stored 16-bit); 0: no such division.
   double epilogueOpsFullDivision = 0;
 };
 
