@@ -29,7 +29,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
                         [--no-compile] [--bf16-epilogues] [--staged-halves] [--global-tables]
-                        [--row-pass] [--thread-stores] ...
+                        [--row-pass] [--row-pass-held] [--thread-stores] ...
 """
 import argparse
 import concurrent.futures
@@ -191,6 +191,7 @@ VARIANTS = {
     "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),
     "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
     "coda_row_pass": ("_row_pass", "--coda-fuse", ("--row-pass",)),
+    "coda_row_pass_held": ("_row_pass_held", "--coda-fuse", ("--row-pass-held",)),
     "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
     "coda_adapter_launch": ("_adapter_launch", "--coda-fuse", ("--direct-launch=false",)),
     "coda_chain_launches": ("_chain_launches", "--coda-fuse", ("--chain-launches",)),
@@ -208,6 +209,9 @@ VARIANT_OPTIONS = {
                            "through TMA"),
     "coda_row_pass": ("--row-pass", "a norm's output computed beside the kernel (its row pass) "
                       "instead of by a pass after it"),
+    "coda_row_pass_held": ("--row-pass-held", "a norm's output written by each tile from the "
+                           "values it holds, once its row block is complete, instead of by a "
+                           "pass after the kernel"),
     "coda_thread_stores": ("--thread-stores", "SwiGLU's contracted output stored by each thread "
                            "instead of through TMA"),
     "coda_adapter_launch": ("--adapter-launch", "CUTLASS kernels launched by GemmUniversalAdapter "

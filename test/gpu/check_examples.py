@@ -193,6 +193,7 @@ ROW_OUTPUTS = [("main", lambda: rmsnorm_output(512, 1024, 512)),
 FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnorm_block)],
              "rmsnorm_output": ROW_OUTPUTS,
              "rmsnorm_output_row_pass": ROW_OUTPUTS,
+             "rmsnorm_output_row_pass_held": ROW_OUTPUTS,
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 FUNCTIONS["rmsnorm_block_adapter_launch"] = FUNCTIONS["rmsnorm_block"]  # through CUTLASS's adapter
@@ -214,6 +215,7 @@ def adapt(name, shape):
 
 # Examples emitted once more with other coda-translate options: name -> (example, options).
 VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
+            "rmsnorm_output_row_pass_held": ("rmsnorm_output", ["--row-pass-held"]),
             "swiglu_threads": ("swiglu", ["--tma-contract=false"]),
             "bias_gelu_adapter_launch": ("bias_gelu", ["--direct-launch=false"]),
             "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--direct-launch=false"]),

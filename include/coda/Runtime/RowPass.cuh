@@ -19,19 +19,31 @@
 // The GEMM never waits for the pass, and the pass's CTAs start only once every GEMM CTA has
 // started, so every wait ends. Without programmatic launch the pass runs after the GEMM.
 //
+// Held (`RowPass<Node, Pass, true>`, --row-pass-held): no pass beside and no read of the result
+// back. Each tile keeps the values it stores (as stored: 16-bit) in registers, counts itself
+// once its partials are out, waits for its row block's combine, and runs the generic's steps on
+// the values it holds. Every CTA of a persistent kernel is resident, and a tile waits only for
+// tiles of its own row block, which no CTA reaches after a tile it waits in: every wait ends.
+// Tiles along N on a grid of whole row blocks put a row block's tiles in one wave, so that the
+// wait is for the slowest of them only.
+//
 // `Pass` is generated per kernel: the generic's operands, `kSteps` steps of 8 elements per row,
-// `load(point)` (a step's loads) and `finish(point, loaded)` (its math and stores), and
-// `combine(row, tiles)` (the row reductions of one row, from their partials).
+// `load(point)` (a step's loads; held: `held(point, h)`, those but for the result's, which the
+// tile gives) and `finish(point, loaded)` (its math and stores), and `combine(row, tiles)` (the
+// row reductions of one row, from their partials).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CODA_RUNTIME_ROWPASS_CUH
 #define CODA_RUNTIME_ROWPASS_CUH
 
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include "cutlass/arch/barrier.h"
+#include "coda/Runtime/Epilogue.cuh"
 #include "coda/Runtime/Overlap.cuh"
+#include "coda/Runtime/Tensor.cuh"
 
 namespace coda::rt {
 
@@ -79,8 +91,10 @@ template <class Pass> struct RowPassParams {
   RowPassState state;
 };
 
-/// The root of an epilogue DAG (`Node`) that also counts each tile for the pass beside it.
-template <class Node, class Pass> struct RowPass : NodeWith<Node, RowPassParams<Pass>> {
+/// The root of an epilogue DAG (`Node`) that also counts each tile for the pass beside it, or,
+/// `Held`, runs the pass on each tile itself.
+template <class Node, class Pass, bool Held = false>
+struct RowPass : NodeWith<Node, RowPassParams<Pass>> {
   using NodeWith<Node, RowPassParams<Pass>>::NodeWith;
   bool launched = false; // this thread has let the pass launch
 
@@ -114,6 +128,35 @@ template <class Node, class Pass> struct RowPass : NodeWith<Node, RowPassParams<
       atomicAdd(state.counts + m, 1u);
   }
 
+  /// Held: after tile (m, n)'s epilogue, count it once its partials are out (its stores of the
+  /// result need not land: nothing reads them back), combine its row block if it is the last,
+  /// else wait for that. False for a tile the scheduler pads the grid with.
+  CUTLASS_DEVICE bool awaitRowBlock(int m, int n, int M, int N, int tileM, int tileN, int thread,
+                                    int threads) {
+    RowPassState const &state = this->extra.state;
+    int tilesM = (M + tileM - 1) / tileM, tilesN = (N + tileN - 1) / tileN;
+    if (m >= tilesM || n >= tilesN)
+      return false;
+    __threadfence(); // the reductions' partials, stored in the epilogue's last subtile
+    epilogueBarrier(threads);
+    bool last = thread == 0 && atomicAdd(state.counts + m, 1u) == unsigned(tilesN) - 1;
+    if (epilogueBarrierOr(threads, last)) {
+      __threadfence(); // the other tiles' partials, seen through the count
+      int rows = min(tileM, M - m * tileM);
+      for (int r = thread; r < rows; r += threads)
+        this->extra.pass.combine((long long)m * tileM + r, tilesN);
+      __threadfence();
+      epilogueBarrier(threads);
+      if (thread == 0)
+        atomicAdd(state.counts + m, 1u);
+      return true;
+    }
+    if (thread == 0)
+      awaitRows(state.counts + m, unsigned(tilesN) + 1);
+    epilogueBarrier(threads);
+    return true;
+  }
+
   template <class Inner> struct Callbacks : Inner {
     CUTLASS_DEVICE Callbacks(Inner &&inner, RowPass *node, int m, int n, int M, int N, int tileM,
                              int tileN, int thread, int threads)
@@ -128,16 +171,125 @@ template <class Node, class Pass> struct RowPass : NodeWith<Node, RowPassParams<
     }
   };
 
+  /// Held: the callbacks also keep every value the DAG's root stores, rounded as stored (16-bit
+  /// pairs), indexed by subtile and fragment: the epilogue's loops are unrolled, so the index is
+  /// a constant and the values stay in registers (as the accumulators they replace did).
+  template <class Inner, class Coords> struct HeldCallbacks : Callbacks<Inner> {
+    using Shape = decltype(cute::shape(std::declval<decltype(Coords::tCcD) const &>()));
+    static constexpr int kPerSubtile = decltype(cute::size(cute::take<0, 3>(Shape{})))::value;
+    static constexpr int kSubtilesM = decltype(cute::size<3>(Shape{}))::value;
+    static constexpr int kSubtiles = kSubtilesM * decltype(cute::size<4>(Shape{}))::value;
+    static constexpr int kPairs = kPerSubtile * kSubtiles / 2;
+    static_assert(kPairs % 4 == 0, "a thread holds whole 8-column steps, four pairs at a time");
+
+    CUTLASS_DEVICE HeldCallbacks(Callbacks<Inner> &&base, Coords coords)
+        : Callbacks<Inner>(static_cast<Callbacks<Inner> &&>(base)), coords(coords) {}
+    Coords coords;
+    __nv_bfloat162 held[kPairs];
+
+    template <class ElementAcc, int F>
+    CUTLASS_DEVICE auto visit(Array<ElementAcc, F> const &frg_acc, int epi_v, int epi_m,
+                              int epi_n) {
+      static_assert(F % 2 == 0, "fragments of column pairs");
+      auto out = Inner::visit(frg_acc, epi_v, epi_m, epi_n);
+      int first = ((epi_n * kSubtilesM + epi_m) * kPerSubtile + epi_v * F) / 2;
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < F / 2; ++i)
+        held[first + i] = __floats2bfloat162_rn(float(out[2 * i]), float(out[2 * i + 1]));
+      return out;
+    }
+
+    /// The (row, column) of held element `e` (pair e / 2) relative to the fragments' first.
+    CUTLASS_DEVICE void elementAt(int e, int &row, int &col) const {
+      int subtile = e / kPerSubtile;
+      auto rc = coords.tCcD(cute::_, cute::_, cute::_, subtile % kSubtilesM,
+                            subtile / kSubtilesM)(e % kPerSubtile);
+      row = int(cute::get<0>(rc));
+      col = int(cute::get<1>(rc));
+    }
+
+    CUTLASS_DEVICE void end() {
+      Inner::end();
+      if (!this->node->extra.state.counts || // the kernel alone: no pass
+          !this->node->awaitRowBlock(this->m, this->n, this->M, this->N, this->tileM,
+                                     this->tileN, this->thread, this->threads))
+        return;
+      // The lane and the fragments' first element, opaque to the compiler: the steps' index
+      // math stays here, after the wait, instead of holding registers through the mainloop
+      // (the accumulators leave none to spare there).
+      int lane, m0, n0;
+      asm volatile("mov.u32 %0, %%laneid;\n  mov.b32 %1, %3;\n  mov.b32 %2, %4;"
+                   : "=r"(lane), "=r"(m0), "=r"(n0)
+                   : "r"(coords.m0), "r"(coords.n0));
+      // The accumulator layout of wgmma: the four lanes of a quad hold, in each of their pairs
+      // in turn, the same row's eight consecutive columns, two each in lane order. A 4×4
+      // exchange in the quad gives each lane one whole 8-column step of every four pairs.
+      int q = lane % 4;
+      int row0, col0, row1, col1;
+      elementAt(0, row0, col0);
+      elementAt(1, row1, col1);
+      if ((n0 + col0) % 8 != 2 * q || row1 != row0 || col1 != col0 + 1)
+        __trap(); // a fragment layout this pass was not written for
+      Pass const &pass = this->node->extra.pass;
+      CUTLASS_PRAGMA_UNROLL
+      for (int g = 0; g < kPairs / 4; ++g) {
+        unsigned mine[4], got[4];
+        CUTLASS_PRAGMA_UNROLL
+        for (int k = 0; k < 4; ++k)
+          mine[k] = reinterpret_cast<unsigned const &>(held[4 * g + k]);
+        // Round r: lane q reads from lane q + r (in the quad), which sends its pair of index
+        // q, its own index less r.
+        CUTLASS_PRAGMA_UNROLL
+        for (int r = 0; r < 4; ++r) {
+          int send = (q - r) & 3;
+          unsigned word = send == 0 ? mine[0] : send == 1 ? mine[1] : send == 2 ? mine[2] : mine[3];
+          got[r] = __shfl_sync(0xffffffffu, word, (lane & ~3) | ((q + r) & 3));
+        }
+        int row = 0, col = 0;
+        CUTLASS_PRAGMA_UNROLL
+        for (int k = 0; k < 4; ++k) {
+          int r_, c_;
+          elementAt(2 * (4 * g + k), r_, c_);
+          if (k == q)
+            row = r_, col = c_;
+        }
+        Vec8 h;
+        CUTLASS_PRAGMA_UNROLL
+        for (int p = 0; p < 4; ++p) { // columns 2p, 2p + 1 of the step came in round p − q
+          int r = (p - q) & 3;
+          unsigned word = r == 0 ? got[0] : r == 1 ? got[1] : r == 2 ? got[2] : got[3];
+          float2 v = __bfloat1622float2(reinterpret_cast<__nv_bfloat162 const &>(word));
+          h.v[2 * p] = v.x;
+          h.v[2 * p + 1] = v.y;
+        }
+        row += m0;
+        col += n0;
+        col -= col % 8;
+        if (row < this->M && col < this->N) {
+          long long point = (long long)row * Pass::kSteps + col / 8;
+          pass.finish(point, pass.held(point, h));
+        }
+      }
+    }
+  };
+
   template <bool ReferenceSrc, class... A>
   CUTLASS_DEVICE auto
   get_consumer_store_callbacks(cutlass::epilogue::fusion::detail::ConsumerStoreArgs<A...> const &args) {
     auto inner = Node::template get_consumer_store_callbacks<ReferenceSrc>(args);
     auto [M, N, K, L] = args.problem_shape_mnkl;
-    return Callbacks<decltype(inner)>(
+    Callbacks<decltype(inner)> callbacks(
         static_cast<decltype(inner) &&>(inner), this, int(cute::get<0>(args.tile_coord_mnkl)),
         int(cute::get<1>(args.tile_coord_mnkl)), int(M), int(N),
         int(cute::get<0>(args.tile_shape_mnk)), int(cute::get<1>(args.tile_shape_mnk)),
         int(args.thread_idx), int(cute::size(args.tiled_mma)));
+    if constexpr (Held) {
+      auto coords = fragmentCoords(args);
+      return HeldCallbacks<decltype(inner), decltype(coords)>(
+          static_cast<Callbacks<decltype(inner)> &&>(callbacks), coords);
+    } else {
+      return callbacks;
+    }
   }
 };
 

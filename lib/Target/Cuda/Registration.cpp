@@ -52,10 +52,18 @@ void mlir::coda::registerToCudaTranslation() {
   static llvm::cl::opt<bool> rowPass(
       "row-pass",
       llvm::cl::desc("With --coda-to-cuda: run an elementwise linalg.generic that reads a "
-                     "kernel's stored result and its row reductions (a norm's output) inside "
-                     "that kernel, on each tile once its rows are complete (unsplit kernels, "
-                     "8-element steps; experimental: correct on the H200, slower than the pass "
-                     "after the kernel, which is the default)"),
+                     "kernel's stored result and its row reductions (a norm's output) beside "
+                     "that kernel, a row block at a time once its rows are complete (unsplit "
+                     "kernels, 8-element steps; experimental: correct on the H200, slower than "
+                     "the pass after the kernel, which is the default)"),
+      llvm::cl::init(false));
+  static llvm::cl::opt<bool> rowPassHeld(
+      "row-pass-held",
+      llvm::cl::desc("With --coda-to-cuda: the row pass (implies --row-pass) run by the kernel "
+                     "itself: each tile keeps the 16-bit values it stores in registers, waits for "
+                     "the other tiles of its row block and writes the generic's output from "
+                     "them, so that nothing reads the result back (tiles along N, without "
+                     "swizzle; experimental: not yet timed)"),
       llvm::cl::init(false));
   static llvm::cl::opt<bool> wholeWaves(
       "whole-waves",
@@ -98,7 +106,8 @@ void mlir::coda::registerToCudaTranslation() {
         options.tmaContract = tmaContract;
         options.tmaTables = tmaTables;
         options.overlapRows = overlapRows;
-        options.rowPass = rowPass;
+        options.rowPass = rowPass || rowPassHeld;
+        options.rowPassHeld = rowPassHeld;
         options.wholeWaves = wholeWaves;
         options.maxSplits = maxSplits;
         options.directLaunch = directLaunch;

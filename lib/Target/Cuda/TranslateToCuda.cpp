@@ -132,6 +132,8 @@ private:
   DenseMap<Operation *, int> awaiting;
   /// Kernels that run the linalg.generic after them as their row pass (rowPassOf), and it.
   DenseMap<Operation *, linalg::GenericOp> rowPasses;
+  /// A row pass's generic inputs that the tiles hold (--row-pass-held: the kernel's D).
+  SmallVector<unsigned> heldInputs;
   /// The kernel that `generic` hands its rows to as they are done (one that awaits them).
   GemmOp handsRowsTo(linalg::GenericOp generic);
   /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
@@ -760,7 +762,9 @@ static Value throughReshapes(Value v) {
 /// a stored one at its own element and at least one row reduction at its row, reads nothing else
 /// made after op, and writes fresh outputs. The kernel must be unsplit, with plain columns (no
 /// pairwise epilogue or halves), and not wait for rows itself (`awaits`: launched behind a
-/// reduction, it could start before the pass's counts are cleared).
+/// reduction, it could start before the pass's counts are cleared). Held (--row-pass-held), the
+/// only result it reads at its element is the one stored through D, 16-bit bf16: the values the
+/// tile holds.
 static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const KernelConfig &config,
                                    bool awaits, const CudaEmitterOptions &options) {
   if (!options.rowPass || config.splits != 1 || plan.pairwise || op.getHalves() || awaits)
@@ -784,7 +788,7 @@ static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const Kern
       return {};
   MLIRContext *ctx = op.getContext();
   AffineExpr row = getAffineDimExpr(0, ctx), zero = getAffineConstantExpr(0, ctx);
-  bool readsRows = false;
+  bool readsRows = false, readsElements = false;
   for (OpOperand *input : generic.getDpsInputOperands()) {
     Value v = throughReshapes(input->get());
     AffineMap map = generic.getMatchingIndexingMap(input);
@@ -794,10 +798,14 @@ static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const Kern
                    map.getNumResults() >= 1 && map.getResult(0) == row &&
                    llvm::all_of(map.getResults().drop_front(),
                                 [&](AffineExpr e) { return e == zero; });
-      bool atElement = (result.sink == Sink::D || result.sink == Sink::Store) && map.isIdentity();
+      bool atElement = options.rowPassHeld
+                           ? result.sink == Sink::D && result.element == "cutlass::bfloat16_t"
+                           : result.sink == Sink::D || result.sink == Sink::Store;
+      atElement &= map.isIdentity();
       if (!atRow && !atElement)
         return {};
       readsRows |= atRow;
+      readsElements |= atElement && !generic.getMatchingBlockArgument(input).use_empty();
       continue;
     }
     // Anything else is there before the kernel runs.
@@ -806,7 +814,7 @@ static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const Kern
     if (block != op->getBlock() || (def && !def->isBeforeInBlock(op)))
       return {};
   }
-  return readsRows ? generic : linalg::GenericOp();
+  return readsRows && (readsElements || !options.rowPassHeld) ? generic : linalg::GenericOp();
 }
 
 /// The generic's step functions (its loads, its math and stores) and the struct that carries
@@ -817,12 +825,20 @@ LogicalResult CudaEmitter::emitRowPass(GemmOp op, StringRef name, const KernelPl
   SmallVector<Value> params;
   SmallVector<unsigned> vectorParams;
   int64_t threads = 0;
-  if (failed(CudaEmitter(os, options)
-                 .emitGenericKernel(generic, pass, params, vectorParams, threads,
-                                    GenericRole::RowPass)))
+  CudaEmitter stepEmitter(os, options);
+  if (options.rowPassHeld)
+    for (OpOperand *input : generic.getDpsInputOperands())
+      if (auto result = dyn_cast<OpResult>(throughReshapes(input->get()));
+          result && result.getOwner() == op.getOperation() &&
+          plan.results[result.getResultNumber()].sink == Sink::D)
+        stepEmitter.heldInputs.push_back(input->getOperandNumber());
+  if (failed(stepEmitter.emitGenericKernel(generic, pass, params, vectorParams, threads,
+                                           GenericRole::RowPass)))
     return failure();
+  bool held = !stepEmitter.heldInputs.empty();
   os << "// " << name << "'s row pass (coda::rt::RowPass): the generic's operands, and the row "
-        "reductions the last tile of a row block combines (their pointers set by the launcher).\n";
+        "reductions the last tile of a row block combines (their pointers set by the launcher)"
+     << (held ? "; each tile runs the steps of the values it holds" : "") << ".\n";
   os << "struct " << pass << " {\n";
   os << "  static constexpr long long kSteps = " << op.getN() / kVector
      << "; // 8-element steps per row\n";
@@ -850,8 +866,13 @@ LogicalResult CudaEmitter::emitRowPass(GemmOp op, StringRef name, const KernelPl
   }
   os << "  using Loaded = " << pass << "_loaded;\n";
   os << "  __device__ void combine(long long row, int tiles) const {\n" << combine << "  }\n";
-  os << "  __device__ __forceinline__ Loaded load(long long point) const {\n    return " << pass
-     << "_load(point" << args << ");\n  }\n";
+  if (held)
+    os << "  __device__ __forceinline__ Loaded held(long long point, const coda::rt::Vec8 &h) const "
+          "{\n    return "
+       << pass << "_held(point, h" << args << ");\n  }\n";
+  else
+    os << "  __device__ __forceinline__ Loaded load(long long point) const {\n    return " << pass
+       << "_load(point" << args << ");\n  }\n";
   os << "  __device__ __forceinline__ void finish(long long point, const Loaded &in) const {\n    "
      << pass << "_finish(point, in" << args << ");\n  }\n";
   os << "};\n\n";
@@ -916,6 +937,14 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     if (failed(emitRowPass(op, name, plan, passed)))
       return failure();
     rowPasses[op] = passed;
+    if (options.rowPassHeld) {
+      // A tile waits for its row block's others: they must come in one stretch of the
+      // scheduler's order, at most one per CTA.
+      config.raster = KernelConfig::Raster::AlongN;
+      config.swizzle = 1;
+      os << "// configuration for the held row pass: raster along_n, swizzle 1, whole row blocks "
+            "of CTAs\n";
+    }
   }
   os << "struct " << traits << " {\n";
   os << "  using TileShape = cute::Shape<cute::_" << config.tileM << ", cute::_" << config.tileN
@@ -1077,7 +1106,11 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
          << "  // " << i << "\n";
   }
-  if (passed)
+  if (passed && options.rowPassHeld)
+    os << "  // After each tile's epilogue: its count, then the row pass on the values it holds.\n"
+          "  using EVT = coda::rt::RowPass<Dag, "
+       << name << "_pass, /*Held=*/true>;\n";
+  else if (passed)
     os << "  // After each tile's epilogue: its count for the row pass.\n"
           "  using EVT = coda::rt::RowPass<Dag, "
        << name << "_pass>;\n";
@@ -1398,6 +1431,10 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   if (awaits) // (0: every SM)
     os << "  args.hw_info.sm_count = " << (options.wholeWaves ? "sms > 0 ? sms : " + waves : "sms")
        << ";\n";
+  else if (passes && options.rowPassHeld)
+    os << "  // Whole row blocks of CTAs, so that each row block's tiles share a wave.\n"
+          "  args.hw_info.sm_count = coda::rt::rowBlockWaves("
+       << tiling << ");\n  if (args.hw_info.sm_count == 0) return CODA_UNSUPPORTED;\n";
   else if (config.splits == 1 && options.wholeWaves)
     os << "  args.hw_info.sm_count = " << waves << ";\n";
   os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
@@ -1417,7 +1454,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   if (halves)
     os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
        << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
-  if (passes)
+  if (passes && !options.rowPassHeld)
     os << "  // The generic beside the kernel, on the SMs it leaves, a row block at a time.\n"
           "  if (pass && coda::rt::launchRowPassBeside(rowPass, rowPassState, m, n, K::kTileM, "
           "K::kTileN, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
@@ -1913,9 +1950,13 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   bool rowPass = role == GenericRole::RowPass;
   os << "// " << name << ": a linalg.generic over [";
   llvm::interleaveComma(ranges, os);
-  os << "] " << (rowPass ? "run beside the kernel before it, a row block at a time once its rows "
-                           "are complete (the kernel's row pass)"
-                         : "outside the kernels")
+  os << "] "
+     << (rowPass && !heldInputs.empty()
+             ? "run by the kernel before it on the values each tile holds, once the tile's row "
+               "block is complete (the kernel's held row pass)"
+         : rowPass ? "run beside the kernel before it, a row block at a time once its rows are "
+                     "complete (the kernel's row pass)"
+                   : "outside the kernels")
      << (width > 1 ? ", 8 elements of the last dimension per step" : "") << ".\n";
   unsigned numInputs = generic.getNumDpsInputs() + captured.size();
   std::string paramList, argList;
@@ -2005,12 +2046,17 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
       os << "  " << *type << " " << valueName(arg) << ";\n";
     }
     os << "};\n";
-    os << "__device__ __forceinline__ " << loaded << " " << name << "_load(long long point, "
+    // The step's loads; held: those but for the kernel's result, which the tile gives (`h`).
+    bool held = !heldInputs.empty();
+    os << "__device__ __forceinline__ " << loaded << " " << name
+       << (held ? "_held(long long point, const coda::rt::Vec8 &h, " : "_load(long long point, ")
        << paramList << ") {\n";
     emitIndices();
     os << "  " << loaded << " in;\n";
     for (auto [i, arg] : vectorInputs) {
-      FailureOr<std::string> load = vectorLoad(i, arg);
+      FailureOr<std::string> load = std::string("h");
+      if (!llvm::is_contained(heldInputs, i))
+        load = vectorLoad(i, arg);
       if (failed(load))
         return failure();
       os << "  in." << vectorName(arg) << " = " << *load << ";\n";
@@ -2500,7 +2546,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "  // coda.gemm " << name << ".\n";
       if (passed) {
         // The generic's operands: inputs (through reshapes, the same bytes) and its results.
-        bos << "  // The linalg.generic after it runs beside it, as its row pass.\n";
+        bos << (options.rowPassHeld
+                    ? "  // The linalg.generic after it runs in it, on the values its tiles hold.\n"
+                    : "  // The linalg.generic after it runs beside it, as its row pass.\n");
         bos << "  " << name << "_pass " << name << "_row_pass{};\n";
         unsigned p = 0;
         for (OpOperand *input : passed.getDpsInputOperands()) {
