@@ -98,26 +98,16 @@ struct RowPass : NodeWith<Node, RowPassParams<Pass>> {
   using NodeWith<Node, RowPassParams<Pass>>::NodeWith;
   bool launched = false; // this thread has let the pass launch
 
-  /// After tile (m, n)'s epilogue: count it, and combine its row block if it is the last.
-  CUTLASS_DEVICE void afterTile(int m, int n, int M, int N, int tileM, int tileN, int thread,
-                                int threads) {
-    if (!launched) {
-      asm volatile("griddepcontrol.launch_dependents;");
-      launched = true;
-    }
+  /// Counts a tile of row block m once this thread's stores are out (every thread's, through
+  /// the barrier); the row block's last tile folds each row reduction's partials and counts once
+  /// more: true there.
+  CUTLASS_DEVICE bool countTile(int m, int M, int tileM, int tilesN, int thread, int threads) {
     RowPassState const &state = this->extra.state;
-    int tilesM = (M + tileM - 1) / tileM, tilesN = (N + tileN - 1) / tileN;
-    if (m >= tilesM || n >= tilesN)
-      return; // a tile the scheduler pads the grid with
-    // The tile's TMA stores (issued by warp 0) land, then every thread's stores are published
-    // before the count.
-    if (thread < 32)
-      asm volatile("cp.async.bulk.wait_group 0;\n  fence.proxy.async.global;" ::: "memory");
     __threadfence();
     epilogueBarrier(threads);
     bool last = thread == 0 && atomicAdd(state.counts + m, 1u) == unsigned(tilesN) - 1;
     if (!epilogueBarrierOr(threads, last))
-      return;
+      return false;
     __threadfence(); // the other tiles' partials, seen through the count
     int rows = min(tileM, M - m * tileM);
     for (int r = thread; r < rows; r += threads)
@@ -126,34 +116,39 @@ struct RowPass : NodeWith<Node, RowPassParams<Pass>> {
     epilogueBarrier(threads);
     if (thread == 0)
       atomicAdd(state.counts + m, 1u);
+    return true;
   }
 
-  /// Held: after tile (m, n)'s epilogue, count it once its partials are out (its stores of the
-  /// result need not land: nothing reads them back), combine its row block if it is the last,
-  /// else wait for that. False for a tile the scheduler pads the grid with.
+  /// After tile (m, n)'s epilogue: count it, and combine its row block if it is the last.
+  CUTLASS_DEVICE void afterTile(int m, int n, int M, int N, int tileM, int tileN, int thread,
+                                int threads) {
+    if (!launched) {
+      asm volatile("griddepcontrol.launch_dependents;");
+      launched = true;
+    }
+    int tilesM = (M + tileM - 1) / tileM, tilesN = (N + tileN - 1) / tileN;
+    if (m >= tilesM || n >= tilesN)
+      return; // a tile the scheduler pads the grid with
+    // The tile's TMA stores (issued by warp 0) land before the count.
+    if (thread < 32)
+      asm volatile("cp.async.bulk.wait_group 0;\n  fence.proxy.async.global;" ::: "memory");
+    countTile(m, M, tileM, tilesN, thread, threads);
+  }
+
+  /// Held: after tile (m, n)'s epilogue, count it once its partials are out (they are stored in
+  /// its last subtile; its stores of the result need not land: nothing reads them back), and
+  /// unless it combined its row block, wait for that. False for a tile the scheduler pads the
+  /// grid with.
   CUTLASS_DEVICE bool awaitRowBlock(int m, int n, int M, int N, int tileM, int tileN, int thread,
                                     int threads) {
-    RowPassState const &state = this->extra.state;
     int tilesM = (M + tileM - 1) / tileM, tilesN = (N + tileN - 1) / tileN;
     if (m >= tilesM || n >= tilesN)
       return false;
-    __threadfence(); // the reductions' partials, stored in the epilogue's last subtile
-    epilogueBarrier(threads);
-    bool last = thread == 0 && atomicAdd(state.counts + m, 1u) == unsigned(tilesN) - 1;
-    if (epilogueBarrierOr(threads, last)) {
-      __threadfence(); // the other tiles' partials, seen through the count
-      int rows = min(tileM, M - m * tileM);
-      for (int r = thread; r < rows; r += threads)
-        this->extra.pass.combine((long long)m * tileM + r, tilesN);
-      __threadfence();
-      epilogueBarrier(threads);
+    if (!countTile(m, M, tileM, tilesN, thread, threads)) {
       if (thread == 0)
-        atomicAdd(state.counts + m, 1u);
-      return true;
+        awaitRows(this->extra.state.counts + m, unsigned(tilesN) + 1);
+      epilogueBarrier(threads);
     }
-    if (thread == 0)
-      awaitRows(state.counts + m, unsigned(tilesN) + 1);
-    epilogueBarrier(threads);
     return true;
   }
 
