@@ -34,6 +34,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
     pm.nest<func::FuncOp>().addPass(createCodaFoldRowStatistics());
   if (options.fp32Epilogues)
     pm.nest<func::FuncOp>().addPass(createCodaFp32Epilogues());
+  // Bounds checks the index ranges decide go before the last cleanup folds what they guarded.
+  pm.nest<func::FuncOp>().addPass(createCodaFoldIndexRanges());
   pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());
 }
 

@@ -219,6 +219,29 @@ def CodaFp32Epilogues : Pass<"coda-fp32-epilogues", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def CodaFoldIndexRanges : Pass<"coda-fold-index-ranges", "::mlir::func::FuncOp"> {
+  let summary = "Replace the integer values of kernel epilogues that the index ranges decide";
+  let description = [{
+    A `coda.gemm` epilogue sees each element's row `i` in [0, M) and column `j` in [0, N) (the
+    pair `p` in [0, N/2) in contract and rotate mode): the op tells the integer range analysis
+    so (`InferIntRangeInterface`). Bounds checks that torch-mlir's lowerings leave in what
+    fusion absorbs — RoPE's `0 <= 2p < N` around its rotation — are then decided for every
+    element, and this pass replaces each integer (or `i1`) value of an epilogue whose range is
+    one value by that constant; the canonicalizer (`--coda-fuse` runs it next) folds the selects
+    and drops what nothing reads, so the kernel computes neither.
+
+    ```mlir
+    // before                                  // after --coda-fold-index-ranges, canonicalize
+    %p2 = arith.muli %p, %c2 : index
+    %lt = arith.cmpi ult, %p2, %c5120 : index
+    %ge = arith.cmpi uge, %p2, %c0 : index
+    %in = arith.andi %ge, %lt : i1
+    %y = arith.select %in, %rot, %acc : f32  // (%rot yielded directly)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CodaCleanupFused : Pass<"coda-cleanup-fused", "::mlir::func::FuncOp"> {
   let summary = "Canonicalize and CSE the functions that fusion changed, and only those";
   let description = [{

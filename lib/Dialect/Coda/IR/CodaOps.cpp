@@ -140,6 +140,20 @@ BlockArgument GemmOp::getColIndexArg() {
   return block.getArgument(block.getNumArguments() - 1);
 }
 
+/// The region's index arguments range over the product's rows and its columns (column pairs
+/// in contract and rotate mode; the shapes are static); the results are tensors.
+void GemmOp::inferResultRanges(ArrayRef<ConstantIntRanges> argRanges,
+                               SetIntRangeFn setResultRange) {
+  auto setBelow = [&](BlockArgument arg, int64_t count) {
+    if (count < 1) // the region never runs
+      return;
+    unsigned width = IndexType::kInternalStorageBitWidth;
+    setResultRange(arg, ConstantIntRanges::fromSigned(APInt(width, 0), APInt(width, count - 1)));
+  };
+  setBelow(getRowIndexArg(), getM());
+  setBelow(getColIndexArg(), getN() / getInArity());
+}
+
 //===----------------------------------------------------------------------===//
 // GemmOp builder
 //===----------------------------------------------------------------------===//

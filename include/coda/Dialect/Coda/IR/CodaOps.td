@@ -7,11 +7,12 @@ include "coda/Dialect/Coda/IR/CodaDialect.td"
 include "coda/Dialect/Coda/IR/CodaAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Coda_GemmOp : Coda_Op<"gemm", [
     AttrSizedOperandSegments, IsolatedFromAbove, RecursiveMemoryEffects,
-    SingleBlock]> {
+    SingleBlock, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "matrix product followed by an fp32 epilogue";
   let description = [{
     Computes the fp32 accumulator `acc = A · B` (optionally batched, with transposed operands;
