@@ -37,10 +37,12 @@
 #ifndef CODA_RUNTIME_ROWPASS_CUH
 #define CODA_RUNTIME_ROWPASS_CUH
 
+#include <atomic>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include "cutlass/arch/barrier.h"
+#include "cutlass/device_kernel.h"
 #include "coda/Runtime/Epilogue.cuh"
 #include "coda/Runtime/Overlap.cuh"
 #include "coda/Runtime/Tensor.cuh"
@@ -66,6 +68,46 @@ inline cudaError_t rowPassState(void *at, int m, int tileM, cudaStream_t stream,
   size_t tilesM = (m + tileM - 1) / tileM;
   state = {static_cast<unsigned *>(at), static_cast<unsigned *>(at) + tilesM};
   return cudaMemsetAsync(at, 0, rowPassBytes(m, tileM), stream);
+}
+
+/// The clusters of `Kernel` the current device holds at once, its shared memory and cluster
+/// shape counted (cudaOccupancyMaxActiveClusters, its attributes set first); 0 when unknown.
+/// Asked once per device (the first 64). Static, as coda::rt::kernelAttributesOnce is
+/// (Launch.cuh): each emitted file's kernels are its own.
+template <class Kernel> static int maxActiveClusters() {
+  static std::atomic<int> known[64];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess)
+    return 0;
+  if (device < 64)
+    if (int clusters = known[device].load(std::memory_order_relaxed))
+      return clusters;
+  const void *kernel = reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>);
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           int(Kernel::SharedStorageSize)) != cudaSuccess ||
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
+          cudaSuccess)
+    return 0;
+  using Cluster = typename Kernel::DispatchPolicy::ClusterShape;
+  dim3 cluster(unsigned(cute::size<0>(Cluster{})), unsigned(cute::size<1>(Cluster{})),
+               unsigned(cute::size<2>(Cluster{})));
+  cudaLaunchAttribute attribute;
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = cluster.x;
+  attribute.val.clusterDim.y = cluster.y;
+  attribute.val.clusterDim.z = cluster.z;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = cluster;
+  config.blockDim = Kernel::get_block_shape();
+  config.dynamicSmemBytes = size_t(Kernel::SharedStorageSize);
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess)
+    return 0;
+  if (device < 64)
+    known[device].store(clusters, std::memory_order_relaxed);
+  return clusters;
 }
 
 /// The consumer warp groups' named barrier for the epilogue (CUTLASS's, free between tiles).

@@ -1432,9 +1432,14 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     os << "  args.hw_info.sm_count = " << (options.wholeWaves ? "sms > 0 ? sms : " + waves : "sms")
        << ";\n";
   else if (passes && options.rowPassHeld)
-    os << "  // Whole row blocks of CTAs, so that each row block's tiles share a wave.\n"
+    os << "  // Whole row blocks of clusters, all resident, so that each row block's tiles share a "
+          "wave;\n  // exactly that many (CUTLASS takes max_active_clusters as given).\n"
           "  args.hw_info.sm_count = coda::rt::rowBlockWaves("
-       << tiling << ");\n  if (args.hw_info.sm_count == 0) return CODA_UNSUPPORTED;\n";
+          "coda::rt::maxActiveClusters<G::GemmKernel>(), "
+       << tiling
+       << ");\n  if (args.hw_info.sm_count == 0) return CODA_UNSUPPORTED;\n"
+          "  args.hw_info.max_active_clusters = args.hw_info.sm_count / "
+       << config.clusterM * config.clusterN << ";\n";
   else if (config.splits == 1 && options.wholeWaves)
     os << "  args.hw_info.sm_count = " << waves << ";\n";
   os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";

@@ -1,10 +1,11 @@
 // --row-pass-held (experimental, off by default; implies --row-pass): the row pass run by the
 // kernel itself on the values its tiles hold (coda::rt::RowPass with Held). The generic's step
 // takes the kernel's result from the tile (`_held`, which loads only the other operands; no
-// `_load`, since nothing reads the result back), the kernel runs along N without swizzle on whole
-// row blocks of CTAs (coda::rt::rowBlockWaves; none fit: CODA_UNSUPPORTED), and nothing is
-// launched beside it or after it for the generic. A generic that reads a result other than D's
-// bf16 at its element stays a kernel after the GEMM.
+// `_load`, since nothing reads the result back). The kernel runs along N without swizzle on
+// whole row blocks of clusters, as many as the GPU holds at once at most
+// (coda::rt::rowBlockWaves with coda::rt::maxActiveClusters; none fit: CODA_UNSUPPORTED), and
+// exactly that many; nothing is launched beside it or after it for the generic. A generic that
+// reads a result other than D's bf16 at its element stays a kernel after the GEMM.
 
 // RUN: coda-translate --coda-to-cuda --row-pass-held --split-input-file %s | FileCheck %s
 
@@ -39,9 +40,11 @@
 // CHECK:         args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
 // CHECK:         if (coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, stream, rowPassState) != cudaSuccess)
 // CHECK:         args.epilogue.thread = {{[{][{].*[}]}}, {rowPass, rowPassState}};
-// CHECK-NEXT:    // Whole row blocks of CTAs, so that each row block's tiles share a wave.
-// CHECK-NEXT:    args.hw_info.sm_count = coda::rt::rowBlockWaves(m, n, K::kTileM, K::kTileN, {{[0-9]}}, {{[0-9]}}, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+// CHECK-NEXT:    // Whole row blocks of clusters, all resident, so that each row block's tiles share a wave;
+// CHECK-NEXT:    // exactly that many (CUTLASS takes max_active_clusters as given).
+// CHECK-NEXT:    args.hw_info.sm_count = coda::rt::rowBlockWaves(coda::rt::maxActiveClusters<G::GemmKernel>(), m, n, K::kTileM, K::kTileN, {{[0-9]}}, {{[0-9]}}, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 // CHECK-NEXT:    if (args.hw_info.sm_count == 0) return CODA_UNSUPPORTED;
+// CHECK-NEXT:    args.hw_info.max_active_clusters = args.hw_info.sm_count / {{[0-9]}};
 // CHECK-NOT:     launchRowPassBeside
 // CHECK:         if (!pass && coda::rt::launchCombine<coda::rt::Combiner::Sum, float>
 // CHECK:       extern "C" int main_k0(
