@@ -41,8 +41,10 @@ struct CodaFoldIndexRangesPass
         if (op.hasTrait<OpTrait::ConstantLike>())
           continue;
         for (Value result : op.getResults()) {
+          if (!result.getType().isIntOrIndex())
+            continue;
           auto *range = solver.lookupState<dataflow::IntegerValueRangeLattice>(result);
-          if (!result.getType().isIntOrIndex() || !range || range->getValue().isUninitialized())
+          if (!range || range->getValue().isUninitialized())
             continue;
           if (std::optional<APInt> value = range->getValue().getValue().getConstantValue())
             decided.push_back({result, *value});

@@ -20,8 +20,6 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
-#include <atomic>
-
 #include "cutlass/cuda_host_adapter.hpp"
 
 namespace coda::rt::driver {
@@ -52,38 +50,9 @@ template <class... Args> CUresult cuTensorMapEncodeIm2col(Args... args) {
 #undef CUTLASS_CUDA_DRIVER_WRAPPER_CALL
 #define CUTLASS_CUDA_DRIVER_WRAPPER_CALL(func) coda::rt::driver::func
 
-#include "cute/layout.hpp"
-#include "cutlass/device_kernel.h"
+#include "coda/Runtime/KernelAttributes.cuh"
 
 namespace coda::rt {
-
-// Both functions are static, each emitted file's own. Two files built into two extensions of one
-// process may hold kernels of one name (main_k0_kernel, ...), so one GEMM type by name, whose
-// kernels differ. The static in a template of external linkage is a unique symbol that the
-// loader shares between them: the second file's kernel was launched without its attributes and
-// failed. (An unnamed namespace would not do: nvcc gives it an external name.)
-
-/// The attributes `Kernel` needs before its first launch on the current device: its dynamic
-/// shared memory (above the default 48 KiB) and cluster shapes beyond the portable ones. Set
-/// once per device (for the first 64 devices; above, on every call).
-template <class Kernel> static cudaError_t kernelAttributesOnce() {
-  static std::atomic<unsigned long long> set{0};
-  int device = 0;
-  if (cudaError_t e = cudaGetDevice(&device))
-    return e;
-  unsigned long long bit = device < 64 ? 1ULL << device : 0;
-  if (set.load(std::memory_order_acquire) & bit)
-    return cudaSuccess;
-  const void *kernel = reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>);
-  if (Kernel::SharedStorageSize >= (48 << 10))
-    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             int(Kernel::SharedStorageSize)))
-      return e;
-  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1))
-    return e;
-  set.fetch_or(bit, std::memory_order_release);
-  return cudaSuccess;
-}
 
 /// Launches the sm90 GEMM `Gemm` (a GemmUniversalAdapter) on `args` as Gemm::run would: its
 /// workspace initialized, its parameters built, the kernel launched on its cluster shape (none
@@ -98,9 +67,7 @@ static cudaError_t launchGemm(typename Gemm::Arguments const &args, void *worksp
   typename Kernel::Params params = Kernel::to_underlying_arguments(args, workspace);
   if (cudaError_t e = kernelAttributesOnce<Kernel>())
     return e;
-  using Cluster = typename Kernel::DispatchPolicy::ClusterShape;
-  dim3 cluster(unsigned(cute::size<0>(Cluster{})), unsigned(cute::size<1>(Cluster{})),
-               unsigned(cute::size<2>(Cluster{})));
+  dim3 cluster = clusterShape<Kernel>();
   cudaLaunchAttribute attributes[2];
   unsigned count = 0;
   if (cluster.x * cluster.y * cluster.z > 1) {

@@ -42,8 +42,8 @@
 #include <cuda_runtime.h>
 
 #include "cutlass/arch/barrier.h"
-#include "cutlass/device_kernel.h"
 #include "coda/Runtime/Epilogue.cuh"
+#include "coda/Runtime/KernelAttributes.cuh"
 #include "coda/Runtime/Overlap.cuh"
 #include "coda/Runtime/Tensor.cuh"
 
@@ -72,8 +72,7 @@ inline cudaError_t rowPassState(void *at, int m, int tileM, cudaStream_t stream,
 
 /// The clusters of `Kernel` the current device holds at once, its shared memory and cluster
 /// shape counted (cudaOccupancyMaxActiveClusters, its attributes set first); 0 when unknown.
-/// Asked once per device (the first 64). Static, as coda::rt::kernelAttributesOnce is
-/// (Launch.cuh): each emitted file's kernels are its own.
+/// Asked once per device (the first 64). Static for the reason kernelAttributesOnce is.
 template <class Kernel> static int maxActiveClusters() {
   static std::atomic<int> known[64];
   int device = 0;
@@ -82,15 +81,9 @@ template <class Kernel> static int maxActiveClusters() {
   if (device < 64)
     if (int clusters = known[device].load(std::memory_order_relaxed))
       return clusters;
-  const void *kernel = reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>);
-  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           int(Kernel::SharedStorageSize)) != cudaSuccess ||
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
-          cudaSuccess)
+  if (kernelAttributesOnce<Kernel>() != cudaSuccess)
     return 0;
-  using Cluster = typename Kernel::DispatchPolicy::ClusterShape;
-  dim3 cluster(unsigned(cute::size<0>(Cluster{})), unsigned(cute::size<1>(Cluster{})),
-               unsigned(cute::size<2>(Cluster{})));
+  dim3 cluster = clusterShape<Kernel>();
   cudaLaunchAttribute attribute;
   attribute.id = cudaLaunchAttributeClusterDimension;
   attribute.val.clusterDim.x = cluster.x;
@@ -103,7 +96,9 @@ template <class Kernel> static int maxActiveClusters() {
   config.attrs = &attribute;
   config.numAttrs = 1;
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess)
+  if (cudaOccupancyMaxActiveClusters(
+          &clusters, reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>), &config) !=
+      cudaSuccess)
     return 0;
   if (device < 64)
     known[device].store(clusters, std::memory_order_relaxed);
