@@ -43,7 +43,8 @@ struct CudaEmitterOptions {
   /// waits for its row block's other tiles, and runs the generic on them itself: nothing runs
   /// beside the kernel and nothing is read back (coda::rt::RowPass with Held). The kernel runs
   /// along N without swizzle on whole row blocks of CTAs, so that a row block's tiles share a
-  /// wave. Off by default: not yet timed on a GPU.
+  /// wave. Off by default: correct on the H100 but slower than the pass after the kernel
+  /// (docs/benchmarks.md, twenty-second session).
   bool rowPassHeld = false;
   /// Persistent kernels run on the fewest CTAs that take as many waves of tiles as one CTA per
   /// SM would (coda::rt::wholeWaves) instead of on every SM.
