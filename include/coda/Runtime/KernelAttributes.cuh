@@ -1,9 +1,9 @@
 //===- KernelAttributes.cuh - what a CUTLASS kernel needs set before it runs ---===//
 //
 // The host side that coda's launch path (Launch.cuh) and the held row pass's grid (RowPass.cuh)
-// share: a kernel's attributes, set once per device, and its cluster shape.
+// share: a kernel's entry point, its attributes, set once per device, and its cluster shape.
 //
-// Both functions are static, each emitted file's own. Two files built into two extensions of one
+// Its functions are static, each emitted file's own. Two files built into two extensions of one
 // process may hold kernels of one name (main_k0_kernel, ...), so one GEMM type by name, whose
 // kernels differ. The static in a template of external linkage is a unique symbol that the
 // loader shares between them: the second file's kernel was launched without its attributes and
@@ -23,6 +23,11 @@
 
 namespace coda::rt {
 
+/// The entry point of `Kernel` (CUTLASS's device_kernel), as the runtime API's calls take it.
+template <class Kernel> static const void *kernelEntry() {
+  return reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>);
+}
+
 /// The attributes `Kernel` needs before its first launch on the current device: its dynamic
 /// shared memory (above the default 48 KiB) and cluster shapes beyond the portable ones. Set
 /// once per device (for the first 64 devices; above, on every call).
@@ -34,7 +39,7 @@ template <class Kernel> static cudaError_t kernelAttributesOnce() {
   unsigned long long bit = device < 64 ? 1ULL << device : 0;
   if (set.load(std::memory_order_acquire) & bit)
     return cudaSuccess;
-  const void *kernel = reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>);
+  const void *kernel = kernelEntry<Kernel>();
   if (Kernel::SharedStorageSize >= (48 << 10))
     if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              int(Kernel::SharedStorageSize)))

@@ -88,8 +88,7 @@ static cudaError_t launchGemm(typename Gemm::Arguments const &args, void *worksp
   config.attrs = attributes;
   config.numAttrs = count;
   void *kernelArgs[] = {&params};
-  return cudaLaunchKernelExC(&config, reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>),
-                             kernelArgs);
+  return cudaLaunchKernelExC(&config, kernelEntry<Kernel>(), kernelArgs);
 }
 
 } // namespace coda::rt

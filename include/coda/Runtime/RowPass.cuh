@@ -96,9 +96,7 @@ template <class Kernel> static int maxActiveClusters() {
   config.attrs = &attribute;
   config.numAttrs = 1;
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(
-          &clusters, reinterpret_cast<const void *>(cutlass::device_kernel<Kernel>), &config) !=
-      cudaSuccess)
+  if (cudaOccupancyMaxActiveClusters(&clusters, kernelEntry<Kernel>(), &config) != cudaSuccess)
     return 0;
   if (device < 64)
     known[device].store(clusters, std::memory_order_relaxed);
