@@ -2961,10 +2961,12 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   return "unknown status";
 }
 
-static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }
 static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 )cu";
-  // Only where a kernel swizzles: nvcc warns about an unused static function.
+  // The helpers below only where used: nvcc warns about an unused static function (a file of
+  // weight preparations alone has no GEMM workspace to round up).
+  if (StringRef(body).contains("coda_round_up("))
+    os << "static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }\n";
   if (StringRef(body).contains("coda_swizzle("))
     os << R"cu(// The tile scheduler's swizzle: the largest power of two up to `limit` that divides both tile
 // counts by itself times the cluster, since CUTLASS rounds the grid up to whole groups and a
