@@ -247,8 +247,15 @@ def build(name, cu, args):
     obj, binding = kernel_objects.object_for(cu, objects) if objects else (None, None)
     if obj:
         source = os.path.join(directory, f"{name}_binding.cpp")
-        with open(source, "w") as f:
-            f.write(binding)
+        # Rewritten only when it changed: a new mtime alone makes ninja compile it again (20 s
+        # of g++ on the torch headers, in every process that loads it).
+        written = None
+        if os.path.exists(source):
+            with open(source) as f:
+                written = f.read()
+        if written != binding:
+            with open(source, "w") as f:
+                f.write(binding)
         module = load(name=f"coda_{name}", sources=[source], extra_ldflags=[obj], with_cuda=True,
                       build_directory=directory, verbose=False)
     else:
