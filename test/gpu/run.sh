@@ -23,7 +23,6 @@ done
 # 2026-12-06), where groups of up to six passed.
 for tool in memcheck racecheck; do
   echo "== compute-sanitizer $tool (one small case per example)"
-  : > "$out/$tool.log"
   for name in $("${check[@]}" --list); do
     if compute-sanitizer --tool "$tool" --error-exitcode 1 "${check[@]}" --small --only "$name" \
         > "$out/$tool-$name.log" 2>&1; then
@@ -33,7 +32,6 @@ for tool in memcheck racecheck; do
       echo "FAILED: $tool $name"
       status=1
     fi
-    cat "$out/$tool-$name.log" >> "$out/$tool.log"
   done
 done
 exit $status
