@@ -15,7 +15,8 @@ check=(python3 -u -X faulthandler "$root/test/gpu/check_examples.py" --build "$b
 status=0
 # Builds every example (in parallel) and runs one small case of each.
 "${check[@]}" --small || status=1
-for name in $("${check[@]}" --list); do
+names=$("${check[@]}" --list)  # a Python start with torch: once
+for name in $names; do
   "${check[@]}" --only "$name" || { echo "FAILED: $name"; status=1; }
 done
 # One process per example: memcheck over all of them in one process (22 extensions loading on
@@ -23,7 +24,7 @@ done
 # 2026-12-06), where groups of up to six passed.
 for tool in memcheck racecheck; do
   echo "== compute-sanitizer $tool (one small case per example)"
-  for name in $("${check[@]}" --list); do
+  for name in $names; do
     if compute-sanitizer --tool "$tool" --error-exitcode 1 "${check[@]}" --small --only "$name" \
         > "$out/$tool-$name.log" 2>&1; then
       echo "$name: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-$name.log")"
