@@ -92,6 +92,162 @@ def lm_head_ce(x, norm_w, w_lm, labels):
     return F.cross_entropy(logits, labels)
 
 
+# Decoder and encoder layers written the way their reference implementations in transformers
+# write them: `[B, S, D]` activations, `F.linear` with biases where the model has them, norms
+# that upcast to f32 and back, RoPE tables per position broadcast over the heads with
+# `unsqueeze(1)`, attention through SDPA. Each is exported in f32 and in bf16.
+B, S = 2, 8
+
+
+def hf_rmsnorm(x, w, eps=1e-6, plus_one=False):
+    dtype = x.dtype
+    h = x.float()
+    h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+    if plus_one:  # Gemma: (1 + w), applied in f32
+        return (h * (1.0 + w.float())).to(dtype)
+    return w * h.to(dtype)
+
+
+def hf_apply_rotary(q, k, cos, sin):
+    cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)
+    return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+
+
+def hf_heads(t, heads):
+    return t.view(B, S, heads, HD).transpose(1, 2)
+
+
+def hf_attention(q, k, v, causal=True):
+    rep = q.shape[1] // k.shape[1]
+    if rep > 1:  # transformers' repeat_kv
+        k = k[:, :, None].expand(B, k.shape[1], rep, S, HD).reshape(B, q.shape[1], S, HD)
+        v = v[:, :, None].expand(B, v.shape[1], rep, S, HD).reshape(B, q.shape[1], S, HD)
+    a = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return a.transpose(1, 2).reshape(B, S, q.shape[1] * HD)
+
+
+def hf_llama(x, ln1, wq, wk, wv, wo, ln2, wg, wu, wd, cos, sin, bq=None, bk=None, bv=None):
+    # Llama / Mistral (GQA); with q/k/v biases, Qwen2.
+    h = hf_rmsnorm(x, ln1)
+    q = hf_heads(F.linear(h, wq, bq), H)
+    k = hf_heads(F.linear(h, wk, bk), KVH)
+    v = hf_heads(F.linear(h, wv, bv), KVH)
+    q, k = hf_apply_rotary(q, k, cos, sin)
+    x = x + F.linear(hf_attention(q, k, v), wo)
+    h = hf_rmsnorm(x, ln2)
+    return x + F.linear(F.silu(F.linear(h, wg)) * F.linear(h, wu), wd)
+
+
+def hf_qwen2(x, ln1, wq, bq, wk, bk, wv, bv, wo, ln2, wg, wu, wd, cos, sin):
+    return hf_llama(x, ln1, wq, wk, wv, wo, ln2, wg, wu, wd, cos, sin, bq, bk, bv)
+
+
+def hf_opt(x, ln1_w, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_w, ln2_b, w1, b1, w2, b2):
+    # OPT: pre-LayerNorm, biased projections, ReLU MLP.
+    h = F.layer_norm(x, (D,), ln1_w, ln1_b)
+    q = hf_heads(F.linear(h, wq, bq), H)
+    k = hf_heads(F.linear(h, wk, bk), H)
+    v = hf_heads(F.linear(h, wv, bv), H)
+    x = x + F.linear(hf_attention(q, k, v), wo, bo)
+    h = F.layer_norm(x, (D,), ln2_w, ln2_b)
+    return x + F.linear(F.relu(F.linear(h, w1, b1)), w2, b2)
+
+
+def hf_bert(x, wq, bq, wk, bk, wv, bv, wo, bo, ln1_w, ln1_b, wi, bi, wo2, bo2, ln2_w, ln2_b):
+    # BERT: post-LayerNorm after each residual, bidirectional attention, GELU.
+    q = hf_heads(F.linear(x, wq, bq), H)
+    k = hf_heads(F.linear(x, wk, bk), H)
+    v = hf_heads(F.linear(x, wv, bv), H)
+    h = F.layer_norm(F.linear(hf_attention(q, k, v, causal=False), wo, bo) + x, (D,), ln1_w,
+                     ln1_b, 1e-12)
+    i = F.gelu(F.linear(h, wi, bi))
+    return F.layer_norm(F.linear(i, wo2, bo2) + h, (D,), ln2_w, ln2_b, 1e-12)
+
+
+def hf_gemma2(x, ln_in, wq, wk, wv, wo, ln_post_attn, ln_pre_ff, wg, wu, wd, ln_post_ff, cos,
+              sin):
+    # Gemma-2: (1 + w) RMSNorms before and after attention and the MLP, GeGLU.
+    h = hf_rmsnorm(x, ln_in, plus_one=True)
+    q = hf_heads(F.linear(h, wq), H)
+    k = hf_heads(F.linear(h, wk), KVH)
+    v = hf_heads(F.linear(h, wv), KVH)
+    q, k = hf_apply_rotary(q, k, cos, sin)
+    x = x + hf_rmsnorm(F.linear(hf_attention(q, k, v), wo), ln_post_attn, plus_one=True)
+    h = hf_rmsnorm(x, ln_pre_ff, plus_one=True)
+    m = F.linear(F.gelu(F.linear(h, wg), approximate="tanh") * F.linear(h, wu), wd)
+    return x + hf_rmsnorm(m, ln_post_ff, plus_one=True)
+
+
+def hf_partial_rotary(q, k, cos, sin):
+    rot = cos.shape[-1]
+    qr, kr = hf_apply_rotary(q[..., :rot], k[..., :rot], cos, sin)
+    return torch.cat((qr, q[..., rot:]), -1), torch.cat((kr, k[..., rot:]), -1)
+
+
+def hf_gpt_neox(x, ln1_w, ln1_b, w_qkv, b_qkv, w_o, b_o, ln2_w, ln2_b, w_fc, b_fc, w_proj,
+                b_proj, cos, sin):
+    # GPT-NeoX: fused q/k/v per head, partial rotary (rotary_pct 0.25), parallel residual.
+    qkv = F.linear(F.layer_norm(x, (D,), ln1_w, ln1_b), w_qkv, b_qkv)
+    qkv = qkv.view(B, S, H, 3 * HD).transpose(1, 2)
+    q, k, v = qkv[..., :HD], qkv[..., HD:2 * HD], qkv[..., 2 * HD:]
+    q, k = hf_partial_rotary(q, k, cos, sin)
+    a = F.linear(hf_attention(q, k, v), w_o, b_o)
+    h = F.layer_norm(x, (D,), ln2_w, ln2_b)
+    return x + a + F.linear(F.gelu(F.linear(h, w_fc, b_fc)), w_proj, b_proj)
+
+
+def hf_phi2(x, ln_w, ln_b, wq, bq, wk, bk, wv, bv, wd, bd, w1, b1, w2, b2, cos, sin):
+    # Phi-2: one LayerNorm for attention and MLP in parallel, partial rotary (0.5), gelu_new.
+    h = F.layer_norm(x, (D,), ln_w, ln_b)
+    q = hf_heads(F.linear(h, wq, bq), H)
+    k = hf_heads(F.linear(h, wk, bk), H)
+    v = hf_heads(F.linear(h, wv, bv), H)
+    q, k = hf_partial_rotary(q, k, cos, sin)
+    a = F.linear(hf_attention(q, k, v), wd, bd)
+    return x + a + F.linear(F.gelu(F.linear(h, w1, b1), approximate="tanh"), w2, b2)
+
+
+def gpt_oss_mlp(x, w_gu, b_gu, w_d, b_d, alpha=1.702, limit=7.0):
+    # gpt-oss: gate and up interleaved in one projection, both clamped, `(up + 1) * glu`.
+    gu = F.linear(x, w_gu, b_gu)
+    gate, up = gu[..., ::2].clamp(max=limit), gu[..., 1::2].clamp(min=-limit, max=limit)
+    return F.linear((up + 1) * (gate * torch.sigmoid(gate * alpha)), w_d, b_d)
+
+
+def hf_args(*shapes):
+    return lambda: tuple(r(*s) for s in shapes)
+
+
+LAYERS = {
+    "hf_llama": (hf_llama, hf_args(
+        (B, S, D), (D,), (H * HD, D), (KVH * HD, D), (KVH * HD, D), (D, H * HD), (D,), (F_, D),
+        (F_, D), (D, F_), (B, S, HD), (B, S, HD))),
+    "hf_qwen2": (hf_qwen2, hf_args(
+        (B, S, D), (D,), (H * HD, D), (H * HD,), (KVH * HD, D), (KVH * HD,), (KVH * HD, D),
+        (KVH * HD,), (D, H * HD), (D,), (F_, D), (F_, D), (D, F_), (B, S, HD), (B, S, HD))),
+    "hf_opt": (hf_opt, hf_args(
+        (B, S, D), (D,), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,), (D,),
+        (D,), (4 * D, D), (4 * D,), (D, 4 * D), (D,))),
+    "hf_bert": (hf_bert, hf_args(
+        (B, S, D), (D, D), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,), (D,), (D,),
+        (4 * D, D), (4 * D,), (D, 4 * D), (D,), (D,), (D,))),
+    "hf_gemma2": (hf_gemma2, hf_args(
+        (B, S, D), (D,), (H * HD, D), (KVH * HD, D), (KVH * HD, D), (D, H * HD), (D,), (D,),
+        (F_, D), (F_, D), (D, F_), (D,), (B, S, HD), (B, S, HD))),
+    "hf_gpt_neox": (hf_gpt_neox, hf_args(
+        (B, S, D), (D,), (D,), (3 * D, D), (3 * D,), (D, D), (D,), (D,), (D,), (4 * D, D),
+        (4 * D,), (D, 4 * D), (D,), (B, S, HD // 4), (B, S, HD // 4))),
+    "gpt_oss_mlp": (gpt_oss_mlp, hf_args((B, S, D), (2 * F_, D), (2 * F_,), (D, F_), (D,))),
+    "hf_phi2": (hf_phi2, hf_args(
+        (B, S, D), (D,), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,),
+        (4 * D, D), (4 * D,), (D, 4 * D), (D,), (B, S, HD // 2), (B, S, HD // 2))),
+}
+
+
+def bf16(make_args):
+    return lambda: tuple(a.to(torch.bfloat16) for a in make_args())
+
+
 PROGRAMS = {
     "llama3_block": (llama_block, lambda: (
         r(M, D), r(D), r(H * HD, D), r(KVH * HD, D), r(KVH * HD, D), r(D, H * HD), r(D),
@@ -104,6 +260,9 @@ PROGRAMS = {
     "lm_head_cross_entropy": (lm_head_ce, lambda: (
         r(M, D), r(D), r(V, D), torch.randint(0, V, (M,)))),
 }
+for _name, (_fn, _make_args) in LAYERS.items():
+    PROGRAMS[_name] = (_fn, _make_args)
+    PROGRAMS[_name + "_bf16"] = (_fn, bf16(_make_args))
 
 
 def main():

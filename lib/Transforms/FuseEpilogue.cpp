@@ -125,20 +125,6 @@ static bool isWeight(Value v) {
   return false;
 }
 
-/// The bf16/f16 tensor an elementwise `extf` to f32 reads, or null.
-static Value peelUpcast(Value v) {
-  auto g = v.getDefiningOp<linalg::GenericOp>();
-  auto ext = dyn_cast_or_null<arith::ExtFOp>(getSoleBodyOp(g));
-  if (!ext || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 0 ||
-      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity() ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
-      !ext.getType().isF32())
-    return nullptr;
-  Value in = g.getDpsInputs()[0];
-  Type e = getElementTypeOrSelf(in.getType());
-  return e.isBF16() || e.isF16() ? in : nullptr;
-}
-
 bool ChainFuser::isSiblingContractionValue(Value value) {
   // A value produced (through elementwise ops) by another contraction reading the same A is a
   // sibling branch (gate/up, q/k/v): the gated-activation and merge passes combine those.
@@ -197,7 +183,7 @@ bool ChainFuser::analyze(std::string &reason) {
   absorbTransposes();
   // bf16/f16 operands that the program upcasts to f32 before the product (torch-mlir does for
   // addmm): the gemm reads them as they are; the product is the same, accumulated in fp32.
-  Value narrowA = peelUpcast(a), narrowB = peelUpcast(b);
+  Value narrowA = getWidenedFrom(a), narrowB = getWidenedFrom(b);
   if (narrowA && narrowB &&
       getElementTypeOrSelf(narrowA.getType()) == getElementTypeOrSelf(narrowB.getType())) {
     a = narrowA;
@@ -241,6 +227,28 @@ bool ChainFuser::analyze(std::string &reason) {
       }
     }
   }
+  // A widening to f32 that nothing absorbed reads and no reduction reads (the program upcasting
+  // a result for attention, or for the next product) stays outside: the kernel stores the
+  // narrow value, at half the bytes, and the readers widen it as they read it. Statistics of
+  // the widened value (a softmax's, a norm's) keep it: later passes fuse them on the f32 result.
+  // (Readers come after what they read in `absorbed`: walk it backwards.)
+  SmallVector<Operation *> all = absorbed.takeVector(), kept;
+  auto isReduction = [](Operation *u) {
+    auto g = dyn_cast<linalg::GenericOp>(u);
+    return g && g.getNumReductionLoops();
+  };
+  for (Operation *op : llvm::reverse(all)) {
+    Value widened = op->getResult(0);
+    bool terminal = getWidenedFrom(widened) && llvm::none_of(widened.getUsers(), [&](Operation *u) {
+                      return llvm::is_contained(kept, u) || isReduction(u);
+                    });
+    if (terminal)
+      chain.remove(widened);
+    else
+      kept.push_back(op);
+  }
+  for (Operation *op : llvm::reverse(kept))
+    absorbed.insert(op);
   return true;
 }
 
@@ -533,7 +541,9 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
     rewriter.replaceAllUsesWith(r.op.getResult(0), result);
   }
   // The traffic of everything this kernel replaces: the product, the absorbed ops, and the
-  // data movement that only fed them (counted below as it is erased).
+  // computations that only fed them (counted below as they are erased). Data movement that
+  // only fed them (weight transposes, fills, materialized broadcasts) is not counted: any GEMM
+  // reads a transposed operand or a broadcast bias without it, so removing it is no fusion.
   Traffic unfused = kernelTraffic(contraction);
   for (Operation *op : absorbed)
     unfused += kernelTraffic(op);
@@ -553,7 +563,7 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
     eraseFused(op);
   eraseFused(contraction);
   eraseDeadProducers(rewriter, fed, [&](Operation *op) {
-    if (isKernel(op))
+    if (isKernel(op) && !isDataMovement(op))
       unfused += kernelTraffic(op);
   });
   gemm->setAttr(kUnfusedBytesAttr, rewriter.getDenseI64ArrayAttr({unfused.read, unfused.written}));

@@ -11,6 +11,10 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // matmul the norm reparametrization sees), then the reparametrizations (linalg to linalg,
   // exposing row scales the chain fusion then absorbs), then chain fusion, then the passes that
   // rewrite or merge fused kernels.
+  // [B, S, D] programs as [tokens, D] first: every later pass matches over one M dimension.
+  pm.nest<func::FuncOp>().addPass(createCodaCollapseTokens());
+  // Biased bf16 products read their narrow operands, as unbiased ones do.
+  pm.nest<func::FuncOp>().addPass(createCodaNarrowProducts());
   pm.nest<func::FuncOp>().addPass(createCodaSplitSlicedMatmul());
   CodaReparametrizeNormOptions norm;
   norm.foldWeights = !options.training;
@@ -28,6 +32,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   pm.addPass(createCodaFuseRope());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.nest<func::FuncOp>().addPass(createCodaFuseLeftovers());
+  // After FuseLeftovers has made a post-norm one elementwise op.
+  pm.nest<func::FuncOp>().addPass(createCodaInlineMatrixOperands());
   // After FuseLeftovers has merged LayerNorm's two reductions and their widening of x. Off by
   // default: measured slower on the H200 (docs/benchmarks.md).
   if (options.mainloopRowStats)

@@ -60,81 +60,6 @@ static Value toRowVector(OpBuilder &b, Location loc, Value v) {
   return tensor::CollapseShapeOp::create(b, loc, v, SmallVector<ReassociationIndices>{{0, 1}});
 }
 
-/// Replaces operand `index` of `gemm` by the inputs of its producer; returns the new gemm.
-static GemmOp inlineOperand(GemmOp gemm, unsigned index, linalg::GenericOp producer,
-                            RewriterBase &rewriter) {
-  Location loc = gemm.getLoc();
-  rewriter.setInsertionPoint(gemm);
-  SmallVector<Value> extras;
-  SmallVector<OperandRole> roles;
-  for (unsigned i = 0, e = gemm.getExtras().size(); i < e; ++i)
-    if (i != index) {
-      extras.push_back(gemm.getExtras()[i]);
-      roles.push_back(gemm.getRole(i));
-    }
-  unsigned firstNew = extras.size();
-  for (Value in : producer.getDpsInputs()) {
-    bool scalar = cast<RankedTensorType>(in.getType()).getRank() == 0;
-    extras.push_back(scalar ? in : toRowVector(rewriter, loc, in));
-    roles.push_back(scalar ? OperandRole::Scalar : OperandRole::Row);
-  }
-  SmallVector<ResultModeAttr> modes;
-  for (unsigned r = 0, e = gemm->getNumResults(); r < e; ++r)
-    modes.push_back(gemm.getMode(r));
-  auto fused = GemmOp::create(
-      rewriter, loc, gemm->getResultTypes(), gemm.getA(), gemm.getB(), extras, roles,
-      gemm.getInits(), modes, gemm.getTransposeA(), gemm.getTransposeB(), gemm.getPairwise(),
-      [&](OpBuilder &b, Location l, ValueRange args) {
-        unsigned inArity = gemm.getInArity();
-        ValueRange newExtraArgs = args.slice(inArity, args.size() - inArity - 2);
-        IRMapping mapping;
-        Block &old = gemm.getEpilogue().front();
-        for (unsigned a = 0; a < inArity; ++a)
-          mapping.map(old.getArgument(a), args[a]);
-        mapping.map(gemm.getRowIndexArg(), args[args.size() - 2]);
-        mapping.map(gemm.getColIndexArg(), args[args.size() - 1]);
-        // Row and scalar operands have one region argument each.
-        for (unsigned i = 0, kept = 0, e = gemm.getExtras().size(); i < e; ++i) {
-          ValueRange oldArgs = gemm.getExtraArgs(i);
-          if (i == index)
-            continue;
-          unsigned offset = 0;
-          for (unsigned j = 0; j < kept; ++j)
-            offset += gemm.getNumRegionArgsForRole(roles[j]);
-          ValueRange newArgs = newExtraArgs.slice(offset, oldArgs.size());
-          for (auto [o, n] : llvm::zip(oldArgs, newArgs))
-            mapping.map(o, n);
-          ++kept;
-        }
-        // The producer's body, on the new operands, gives the old operand's value.
-        unsigned offset = 0;
-        for (unsigned j = 0; j < firstNew; ++j)
-          offset += gemm.getNumRegionArgsForRole(roles[j]);
-        Block *body = producer.getBody();
-        IRMapping inner;
-        for (unsigned k = 0, e = producer.getNumDpsInputs(); k < e; ++k)
-          inner.map(body->getArgument(k), newExtraArgs[offset + k]);
-        for (Operation &op : body->without_terminator()) {
-          for (Value o : op.getOperands())
-            if (o.getParentBlock() != body && !inner.contains(o))
-              inner.map(o, b.clone(*o.getDefiningOp())->getResult(0));
-          b.clone(op, inner);
-        }
-        Value value = inner.lookupOrDefault(
-            cast<linalg::YieldOp>(body->getTerminator()).getValues()[0]);
-        mapping.map(gemm.getExtraArgs(index).front(), value);
-        for (Operation &op : old)
-          b.clone(op, mapping);
-      });
-  fused.setHalvesAttr(gemm.getHalvesAttr());
-  for (NamedAttribute attr : gemm->getDiscardableAttrs())
-    fused->setAttr(attr.getName(), attr.getValue());
-  Value replaced = gemm.getExtras()[index];
-  rewriter.replaceOp(gemm, fused->getResults());
-  eraseDeadProducers(rewriter, {replaced});
-  return fused;
-}
-
 namespace {
 struct CodaInlineRowOperandsPass
     : coda::impl::CodaInlineRowOperandsBase<CodaInlineRowOperandsPass> {
@@ -153,7 +78,15 @@ struct CodaInlineRowOperandsPass
           if (role != OperandRole::Row && role != OperandRole::Scalar)
             continue;
           if (linalg::GenericOp producer = rowProducer(gemm.getExtras()[i], role, gemm.getM())) {
-            gemm = inlineOperand(gemm, i, producer, rewriter);
+            rewriter.setInsertionPoint(gemm);
+            SmallVector<Value> inputs;
+            SmallVector<OperandRole> roles;
+            for (Value in : producer.getDpsInputs()) {
+              bool scalar = cast<RankedTensorType>(in.getType()).getRank() == 0;
+              inputs.push_back(scalar ? in : toRowVector(rewriter, gemm.getLoc(), in));
+              roles.push_back(scalar ? OperandRole::Scalar : OperandRole::Row);
+            }
+            gemm = inlineOperandProducer(gemm, i, producer, inputs, roles, rewriter);
             changed = true;
             break;
           }

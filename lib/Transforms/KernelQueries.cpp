@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 #include <limits>
@@ -59,7 +60,10 @@ Traffic mlir::coda::kernelTraffic(Operation *op) {
       t.read += bytesOf(v.getType());
   } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     for (OpOperand &operand : op->getOpOperands()) {
-      if (linalgOp.isDpsInit(&operand) && !linalgOp.payloadUsesValueFromOperand(&operand))
+      // An init that is a fill is never read from memory (a product starting from zero, a
+      // reduction from its identity).
+      if (linalgOp.isDpsInit(&operand) && (!linalgOp.payloadUsesValueFromOperand(&operand) ||
+                                          operand.get().getDefiningOp<linalg::FillOp>()))
         continue;
       t.read += bytesOf(operand.get().getType());
     }
@@ -193,10 +197,94 @@ std::optional<SmallVector<unsigned>> mlir::coda::getReadDims(AffineMap map, Shap
   return dims;
 }
 
+Value mlir::coda::getWidenedFrom(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  auto ext = dyn_cast_or_null<arith::ExtFOp>(getSoleBodyOp(g));
+  if (!ext || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 0 ||
+      !llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }) ||
+      !ext.getType().isF32())
+    return nullptr;
+  Value in = g.getDpsInputs()[0];
+  Type e = getElementTypeOrSelf(in.getType());
+  return e.isBF16() || e.isF16() ? in : nullptr;
+}
+
 Value mlir::coda::castFloatTo(OpBuilder &b, Location loc, Value v, Type type) {
   if (v.getType() == type)
     return v;
   if (cast<FloatType>(v.getType()).getWidth() > cast<FloatType>(type).getWidth())
     return arith::TruncFOp::create(b, loc, type, v);
   return arith::ExtFOp::create(b, loc, type, v);
+}
+
+GemmOp mlir::coda::inlineOperandProducer(GemmOp gemm, unsigned index, linalg::GenericOp producer,
+                                         ArrayRef<Value> inputs, ArrayRef<OperandRole> inputRoles,
+                                         RewriterBase &rewriter) {
+  Location loc = gemm.getLoc();
+  rewriter.setInsertionPoint(gemm);
+  SmallVector<Value> extras;
+  SmallVector<OperandRole> roles;
+  for (unsigned i = 0, e = gemm.getExtras().size(); i < e; ++i)
+    if (i != index) {
+      extras.push_back(gemm.getExtras()[i]);
+      roles.push_back(gemm.getRole(i));
+    }
+  unsigned firstNew = extras.size();
+  extras.append(inputs.begin(), inputs.end());
+  roles.append(inputRoles.begin(), inputRoles.end());
+  SmallVector<ResultModeAttr> modes;
+  for (unsigned r = 0, e = gemm->getNumResults(); r < e; ++r)
+    modes.push_back(gemm.getMode(r));
+  auto fused = GemmOp::create(
+      rewriter, loc, gemm->getResultTypes(), gemm.getA(), gemm.getB(), extras, roles,
+      gemm.getInits(), modes, gemm.getTransposeA(), gemm.getTransposeB(), gemm.getPairwise(),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        unsigned inArity = gemm.getInArity();
+        ValueRange newExtraArgs = args.slice(inArity, args.size() - inArity - 2);
+        IRMapping mapping;
+        Block &old = gemm.getEpilogue().front();
+        for (unsigned a = 0; a < inArity; ++a)
+          mapping.map(old.getArgument(a), args[a]);
+        mapping.map(gemm.getRowIndexArg(), args[args.size() - 2]);
+        mapping.map(gemm.getColIndexArg(), args[args.size() - 1]);
+        // Each operand kept and each new one has one region argument (no pairwise matrix).
+        for (unsigned i = 0, kept = 0, e = gemm.getExtras().size(); i < e; ++i) {
+          ValueRange oldArgs = gemm.getExtraArgs(i);
+          if (i == index)
+            continue;
+          unsigned offset = 0;
+          for (unsigned j = 0; j < kept; ++j)
+            offset += gemm.getNumRegionArgsForRole(roles[j]);
+          ValueRange newArgs = newExtraArgs.slice(offset, oldArgs.size());
+          for (auto [o, n] : llvm::zip(oldArgs, newArgs))
+            mapping.map(o, n);
+          ++kept;
+        }
+        // The producer's body, on the new operands, gives the old operand's value.
+        unsigned offset = 0;
+        for (unsigned j = 0; j < firstNew; ++j)
+          offset += gemm.getNumRegionArgsForRole(roles[j]);
+        Block *body = producer.getBody();
+        IRMapping inner;
+        for (unsigned k = 0, e = producer.getNumDpsInputs(); k < e; ++k)
+          inner.map(body->getArgument(k), newExtraArgs[offset + k]);
+        for (Operation &op : body->without_terminator()) {
+          for (Value o : op.getOperands())
+            if (o.getParentBlock() != body && !inner.contains(o))
+              inner.map(o, b.clone(*o.getDefiningOp())->getResult(0));
+          b.clone(op, inner);
+        }
+        Value value = inner.lookupOrDefault(
+            cast<linalg::YieldOp>(body->getTerminator()).getValues()[0]);
+        mapping.map(gemm.getExtraArgs(index).front(), value);
+        for (Operation &op : old)
+          b.clone(op, mapping);
+      });
+  fused.setHalvesAttr(gemm.getHalvesAttr());
+  for (NamedAttribute attr : gemm->getDiscardableAttrs())
+    fused->setAttr(attr.getName(), attr.getValue());
+  Value replaced = gemm.getExtras()[index];
+  rewriter.replaceOp(gemm, fused->getResults());
+  eraseDeadProducers(rewriter, {replaced});
+  return fused;
 }

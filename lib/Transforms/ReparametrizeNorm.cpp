@@ -60,7 +60,7 @@ template <typename Cast> static Value castInput(Value v) {
 
 /// Walks up the elementwise ops above `a` that combine it with per-row or per-column vectors.
 /// In bf16 programs the chain runs in fp32 between a widening of the activations and a rounding
-/// of the normalized result; the base is then the activations as they were (the product reads
+/// of the normalized result (before the weight's scale or after it); the base is then the activations as they were (the product reads
 /// them unrounded by the norm: `round(x̂)·W` becomes `r ⊙ (x·round(diag(γ)·W))`).
 static NormalizedOperand findNormalization(Value a) {
   NormalizedOperand n{a, std::nullopt, {}, std::nullopt};
@@ -69,6 +69,13 @@ static NormalizedOperand findNormalization(Value a) {
     n.base = rounded;
   bool outermost = true;
   while (auto g = n.base.getDefiningOp<linalg::GenericOp>()) {
+    // The rounding may also sit inside the chain: transformers' `w * x̂.to(bf16)` rounds the
+    // normalized value and scales it by the weight in bf16.
+    if (Value narrowed = rounded ? nullptr : castInput<arith::TruncFOp>(n.base)) {
+      rounded = narrowed;
+      n.base = narrowed;
+      continue;
+    }
     if (g.getNumLoops() != 2 || g.getNumReductionLoops() != 0 || g.getNumDpsInputs() != 2 ||
         g->getNumResults() != 1 ||
         !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
@@ -360,7 +367,10 @@ static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp mo
                 ArrayRef<AffineMap>{id, f.map, id},
                 SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
                 [](OpBuilder &b, Location l, ValueRange args) {
-                  linalg::YieldOp::create(b, l, ValueRange{arith::MulFOp::create(b, l, args[0], args[1])});
+                  // γ may be wider than h (Gemma's `1 + w` computed in f32 for bf16 h).
+                  Value gamma = castFloatTo(b, l, args[1], args[0].getType());
+                  linalg::YieldOp::create(
+                      b, l, ValueRange{arith::MulFOp::create(b, l, args[0], gamma)});
                 })
                 ->getResult(0);
     }

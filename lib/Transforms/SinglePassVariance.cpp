@@ -36,16 +36,18 @@ static Value matchRowSum(Value v) {
              : nullptr;
 }
 
-/// Builds a row sum of `f(x)` over [M, K] into [M, 1] f32.
-static Value buildRowSum(OpBuilder &b, Location loc, Value x, bool squared) {
-  auto type = cast<RankedTensorType>(x.getType());
+/// Builds a row sum of `f(x)` over [M, K] into `outType`, [M, 1] or [M] f32.
+static Value buildRowSum(OpBuilder &b, Location loc, Value x, bool squared,
+                         RankedTensorType outType) {
   MLIRContext *ctx = b.getContext();
-  auto outType = RankedTensorType::get({type.getDimSize(0), 1}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value init = linalg::FillOp::create(
                    b, loc, zero, tensor::EmptyOp::create(b, loc, outType.getShape(), b.getF32Type()).getResult())
                    .getResult(0);
-  AffineMap rowMap = AffineMap::get(2, 0, {getAffineDimExpr(0, ctx), getAffineConstantExpr(0, ctx)}, ctx);
+  SmallVector<AffineExpr> row{getAffineDimExpr(0, ctx)};
+  if (outType.getRank() == 2)
+    row.push_back(getAffineConstantExpr(0, ctx));
+  AffineMap rowMap = AffineMap::get(2, 0, row, ctx);
   return linalg::GenericOp::create(
              b, loc, outType, ValueRange{x}, ValueRange{init},
              ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2), rowMap},
@@ -89,17 +91,22 @@ static bool rewriteVariance(linalg::GenericOp trunc, OpBuilder &b) {
   if (!xType.getElementType().isF32() || xType.getRank() != 2)
     return false;
 
+  // The statistics keep the shape the program gives them: [M, 1] (keepdim) or [M].
+  auto outType = cast<RankedTensorType>(trunc->getResult(0).getType());
+  if (outType.getDimSize(0) != xType.getDimSize(0) ||
+      (outType.getRank() == 2 && outType.getDimSize(1) != 1) || outType.getRank() > 2)
+    return false;
   b.setInsertionPoint(trunc);
   Location loc = trunc.getLoc();
-  Value sum = buildRowSum(b, loc, x, /*squared=*/false);
-  Value sumOfSquares = buildRowSum(b, loc, x, /*squared=*/true);
-  auto outType = cast<RankedTensorType>(sum.getType());
-  AffineMap id = b.getMultiDimIdentityMap(2);
+  Value sum = buildRowSum(b, loc, x, /*squared=*/false, outType);
+  Value sumOfSquares = buildRowSum(b, loc, x, /*squared=*/true, outType);
+  AffineMap id = b.getMultiDimIdentityMap(outType.getRank());
   Value var = linalg::GenericOp::create(
                   b, loc, outType, ValueRange{sum, sumOfSquares},
                   ValueRange{tensor::EmptyOp::create(b, loc, outType.getShape(), b.getF32Type())},
                   ArrayRef<AffineMap>{id, id, id},
-                  SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+                  SmallVector<utils::IteratorType>(outType.getRank(),
+                                                   utils::IteratorType::parallel),
                   [&](OpBuilder &nb, Location l, ValueRange args) {
                     Value k = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(k1));
                     Value m = arith::DivFOp::create(nb, l, args[0], k);

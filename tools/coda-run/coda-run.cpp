@@ -1,11 +1,16 @@
 //===- coda-run.cpp - run MLIR programs on the CPU --------------*- C++ -*-===//
 //
-//   coda-run FILE [--entry NAME] [--seed N] [--against OTHER] [--rtol R] [--atol A]
+//   coda-run FILE [--entry NAME] [--seed N] [--against OTHER [--baseline BASE]] [--rtol R]
+//            [--atol A]
 //
 // Runs a function of FILE on the CPU on deterministic random inputs and prints a summary of
-// each result. With --against, runs the same function of OTHER on the same inputs, prints the
+// each result. With --against, runs the same function of OTHER on the same inputs (converted to
+// OTHER's float types where they differ: a bf16 program against its f32 form), prints the
 // errors of FILE's results relative to OTHER's and exits 1 when any element differs by more
-// than atol + rtol * |reference|.
+// than atol + rtol * |reference|. With --baseline, BASE (a program of FILE's type, usually the
+// one FILE was rewritten from) is compared with OTHER too, and FILE passes where its largest
+// error is within --baseline-factor times BASE's (plus atol): a rewritten bf16 program is then
+// judged against the original's own bf16 error, not against bf16 rounding noise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +58,49 @@ static llvm::cl::opt<double> absTol("atol",
                                   llvm::cl::desc("Absolute tolerance for --against (1e-6)"),
                                   llvm::cl::init(1e-6), llvm::cl::cat(category));
 
+static llvm::cl::opt<std::string> baselineFile(
+    "baseline",
+    llvm::cl::desc("With --against: a program of the same type as FILE, compared with the "
+                   "reference too; FILE passes where its largest error is within "
+                   "--baseline-factor times the baseline's, plus atol"),
+    llvm::cl::value_desc("base.mlir"), llvm::cl::cat(category));
+static llvm::cl::opt<double> baselineFactor(
+    "baseline-factor", llvm::cl::desc("How much larger than the baseline's error FILE's may be "
+                                      "(2)"),
+    llvm::cl::init(2.0), llvm::cl::cat(category));
+
+/// Whether `other` can serve as the reference of `type`: the same shapes, and element types
+/// that are equal or both floats.
+static bool isReferenceTypeOf(FunctionType other, FunctionType type) {
+  auto compatible = [](TypeRange a, TypeRange b) {
+    if (a.size() != b.size())
+      return false;
+    for (auto [x, y] : llvm::zip(a, b)) {
+      auto tx = cast<RankedTensorType>(x), ty = cast<RankedTensorType>(y);
+      if (tx.getShape() != ty.getShape())
+        return false;
+      if (tx.getElementType() != ty.getElementType() &&
+          !(isa<FloatType>(tx.getElementType()) && isa<FloatType>(ty.getElementType())))
+        return false;
+    }
+    return true;
+  };
+  return compatible(other.getInputs(), type.getInputs()) &&
+         compatible(other.getResults(), type.getResults());
+}
+
+/// `inputs` converted to the argument types of `func` (exactly, from a narrower float type).
+static std::vector<HostTensor> convertInputs(ArrayRef<HostTensor> inputs, func::FuncOp func) {
+  std::vector<HostTensor> converted;
+  for (auto [input, type] : llvm::zip(inputs, func.getArgumentTypes())) {
+    HostTensor t(cast<RankedTensorType>(type));
+    for (int64_t i = 0, e = t.getNumElements(); i < e; ++i)
+      t.set(i, input.get(i));
+    converted.push_back(std::move(t));
+  }
+  return converted;
+}
+
 static OwningOpRef<ModuleOp> parseFile(StringRef path, MLIRContext &ctx,
                                        llvm::SourceMgr &sourceMgr) {
   std::string error;
@@ -63,6 +111,17 @@ static OwningOpRef<ModuleOp> parseFile(StringRef path, MLIRContext &ctx,
   }
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+}
+
+/// Parses `path` into `module` and returns its runnable function `name` (the default entry when
+/// `name` is empty), or null after reporting why not.
+static func::FuncOp loadEntry(StringRef path, StringRef name, MLIRContext &ctx,
+                              llvm::SourceMgr &sourceMgr, OwningOpRef<ModuleOp> &module) {
+  module = parseFile(path, ctx, sourceMgr);
+  if (!module)
+    return nullptr;
+  func::FuncOp entry = findEntryFunction(*module, name);
+  return entry && succeeded(verifyRunnableSignature(entry)) ? entry : nullptr;
 }
 
 static std::string shapeString(RankedTensorType type) {
@@ -108,8 +167,11 @@ int main(int argc, char **argv) {
       "Inputs are random and deterministic: floats uniform in [-1, 1), integers in [0, "
       "int-max), from --seed. Without --against it prints each result's shape and summary "
       "statistics. With --against it runs the function of the same name in the other file on "
-      "the same inputs, prints the maximum absolute and relative error of every result, and "
-      "exits 1 when any element has |x - ref| > atol + rtol * |ref|.\n");
+      "the same inputs (converted to its float types where they differ, e.g. a bf16 program "
+      "against its f32 form), prints the maximum absolute and relative error of every result, "
+      "and exits 1 when any element has |x - ref| > atol + rtol * |ref|. With --baseline, a "
+      "third program of FILE's type is compared with the reference too, and FILE passes where "
+      "its largest error is within --baseline-factor times the baseline's, plus atol.\n");
 
   DialectRegistry registry;
   registerAllCodaDialects(registry);
@@ -119,11 +181,9 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr, otherSourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
-  OwningOpRef<ModuleOp> module = parseFile(inputFile, ctx, sourceMgr);
-  if (!module)
-    return 2;
-  func::FuncOp entry = findEntryFunction(*module, entryName);
-  if (!entry || failed(verifyRunnableSignature(entry)))
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp entry = loadEntry(inputFile, entryName, ctx, sourceMgr, module);
+  if (!entry)
     return 2;
   std::string name = entry.getSymName().str();
 
@@ -131,18 +191,20 @@ int main(int argc, char **argv) {
   if (!againstFile.empty()) {
     // Diagnostics from the other file must point into that file.
     SourceMgrDiagnosticHandler otherHandler(otherSourceMgr, &ctx);
-    other = parseFile(againstFile, ctx, otherSourceMgr);
-    if (!other)
+    func::FuncOp otherEntry = loadEntry(againstFile, name, ctx, otherSourceMgr, other);
+    if (!otherEntry)
       return 2;
-    func::FuncOp otherEntry = findEntryFunction(*other, name);
-    if (!otherEntry || failed(verifyRunnableSignature(otherEntry)))
-      return 2;
-    if (otherEntry.getFunctionType() != entry.getFunctionType()) {
+    if (!isReferenceTypeOf(otherEntry.getFunctionType(), entry.getFunctionType())) {
       otherEntry.emitError() << "@" << name << " has type " << otherEntry.getFunctionType()
-                             << " here but " << entry.getFunctionType() << " in "
-                             << inputFile;
+                             << " here but " << entry.getFunctionType() << " in " << inputFile
+                             << " (a reference may differ only in its float types)";
       return 2;
     }
+  }
+  if (!baselineFile.empty() && !other) {
+    llvm::errs() << "coda-run: --baseline needs --against (the reference both are compared "
+                    "with)\n";
+    return 2;
   }
 
   std::vector<HostTensor> inputs = makeRandomInputs(entry, seed, intMax);
@@ -160,26 +222,63 @@ int main(int argc, char **argv) {
   FailureOr<std::vector<HostTensor>> references;
   {
     SourceMgrDiagnosticHandler otherHandler(otherSourceMgr, &ctx);
-    references = runOnCpu(*other, name, inputs);
+    references = runOnCpu(*other, name,
+                          convertInputs(inputs, findEntryFunction(*other, name)));
   }
   if (failed(references))
     return 2;
+
+  // The baseline's own errors against the reference, when one is given.
+  std::optional<std::vector<Comparison>> baseline;
+  if (!baselineFile.empty()) {
+    llvm::SourceMgr baseSourceMgr;
+    SourceMgrDiagnosticHandler baseHandler(baseSourceMgr, &ctx);
+    OwningOpRef<ModuleOp> base;
+    func::FuncOp baseEntry = loadEntry(baselineFile, name, ctx, baseSourceMgr, base);
+    if (!baseEntry)
+      return 2;
+    if (baseEntry.getFunctionType() != entry.getFunctionType()) {
+      baseEntry.emitError() << "@" << name << " has type " << baseEntry.getFunctionType()
+                            << " here but " << entry.getFunctionType() << " in " << inputFile;
+      return 2;
+    }
+    FailureOr<std::vector<HostTensor>> baseResults = runOnCpu(*base, name, inputs);
+    if (failed(baseResults))
+      return 2;
+    baseline.emplace();
+    for (unsigned i = 0; i < baseResults->size(); ++i)
+      baseline->push_back(compareTensors((*baseResults)[i], (*references)[i], relTol, absTol));
+  }
 
   llvm::outs() << "@" << name << " (seed " << seed << ") against " << againstFile << "\n";
   bool allOk = true;
   for (unsigned i = 0; i < results->size(); ++i) {
     Comparison c = compareTensors((*results)[i], (*references)[i], relTol, absTol);
-    bool ok = c.numMismatches == 0;
+    llvm::outs() << llvm::formatv("result #{0}: {1} max abs err {2:e3} max rel err {3:e3} ", i,
+                                  shapeString((*results)[i].getType()), c.maxAbsError,
+                                  c.maxRelError);
+    bool ok;
+    if (baseline) {
+      const Comparison &b = (*baseline)[i];
+      double limit = baselineFactor * b.maxAbsError + absTol;
+      ok = c.maxAbsError <= limit;
+      llvm::outs() << llvm::formatv("(baseline max abs err {0:e3}, limit {1} x baseline + atol "
+                                    "{2:e1} = {3:e3}): ",
+                                    b.maxAbsError, baselineFactor.getValue(), absTol.getValue(),
+                                    limit);
+      if (!ok)
+        llvm::outs() << "MISMATCH: the error exceeds the limit\n";
+    } else {
+      ok = c.numMismatches == 0;
+      llvm::outs() << llvm::formatv("(rtol {0:e1}, atol {1:e1}): ", relTol.getValue(),
+                                    absTol.getValue());
+      if (!ok)
+        llvm::outs() << "MISMATCH in " << c.numMismatches << " of "
+                     << (*results)[i].getNumElements() << " elements\n";
+    }
     allOk &= ok;
-    llvm::outs() << llvm::formatv(
-        "result #{0}: {1} max abs err {2:e3} max rel err {3:e3} (rtol {4:e1}, atol {5:e1}): ",
-        i, shapeString((*results)[i].getType()), c.maxAbsError, c.maxRelError, relTol.getValue(),
-        absTol.getValue());
     if (ok)
       llvm::outs() << "ok\n";
-    else
-      llvm::outs() << "MISMATCH in " << c.numMismatches << " of "
-                   << (*results)[i].getNumElements() << " elements\n";
   }
   if (!allOk) {
     llvm::errs() << "coda-run: " << inputFile << " and " << againstFile

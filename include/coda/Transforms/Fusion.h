@@ -51,6 +51,10 @@ Operation *getSoleBodyOp(linalg::GenericOp op);
 /// when the map is anything else.
 std::optional<SmallVector<unsigned>> getReadDims(AffineMap map, ShapedType type);
 
+/// The bf16/f16 tensor that `v` widens elementwise to f32 (an identity-mapped generic whose
+/// body is one arith.extf), or null.
+Value getWidenedFrom(Value v);
+
 /// Converts a float scalar to another float type (extf or truncf).
 Value castFloatTo(OpBuilder &b, Location loc, Value v, Type type);
 
@@ -90,6 +94,13 @@ struct EpilogueOperands {
     return values.size() - 1;
   }
 };
+
+/// Replaces extra operand `index` of `gemm`, computed by the elementwise generic `producer`, by
+/// `inputs` (the producer's inputs as the gemm reads them, with `roles`) and clones the
+/// producer's body into the epilogue; returns the new gemm. Each input has one region argument.
+GemmOp inlineOperandProducer(GemmOp gemm, unsigned index, linalg::GenericOp producer,
+                             ArrayRef<Value> inputs, ArrayRef<OperandRole> roles,
+                             RewriterBase &rewriter);
 
 /// Prints one kernel as --coda-print-kernels and --coda-fuse-report show it.
 void printKernelSummary(llvm::raw_ostream &os, GemmOp op, unsigned index, AsmState &state);

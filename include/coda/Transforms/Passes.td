@@ -20,6 +20,47 @@ def CodaPrintKernels : Pass<"coda-print-kernels", "::mlir::ModuleOp"> {
   }];
 }
 
+def CodaCollapseTokens : Pass<"coda-collapse-tokens", "::mlir::func::FuncOp"> {
+  let summary = "Run [B, S, ...] activations as [B·S, ...]: the leading dimensions as one token dimension";
+  let description = [{
+    torch-mlir writes a model's `[B, S, D]` activations as the model has them: each
+    `F.linear` as `collapse_shape → linalg.matmul → expand_shape`, norms, activations and
+    residuals as rank-3 generics, attention's heads as `[B, S, H, HD]` views transposed to
+    `[B, H, S, HD]`. The fusion passes work on a token dimension M. This pass rewrites the
+    program into that form without changing its meaning:
+
+    * a reshape that splits both the tokens and the heads (`[B·S, H·HD] → [B, S, H, HD]`)
+      becomes a head view followed by a token view;
+    * the heads' transposes (rank 3 and more) sink below elementwise ops, slices and
+      concatenations, which then run in token order;
+    * a view that only adds unit dimensions to an input of a generic (a position table's
+      `cos.unsqueeze(1)`) is folded into the generic's indexing map;
+    * token reshapes (leading dimensions merged, the others kept) move through elementwise
+      ops, reductions, slices and concatenations (upstream linalg reshape propagation by
+      collapsing), until they reach the function's arguments and results or ops that need the
+      batch (attention's batched products).
+
+    ```mlir
+    // before: %y = expand(matmul(collapse(%x3))) ; rank-3 generics on %y
+    // after:  matmul on collapse(%x3), rank-2 generics, one expand_shape before the return
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
+def CodaNarrowProducts : Pass<"coda-narrow-products", "::mlir::func::FuncOp"> {
+  let summary = "A matmul of bf16/f16 operands widened to f32 reads the narrow operands";
+  let description = [{
+    torch-mlir writes a biased bf16 `F.linear` as `truncf(matmul(extf(x), extf(Wᵀ)) + b)`, the
+    unbiased one as `truncf(matmul(x, Wᵀ))` with an f32 result. Products of bf16 (or f16)
+    values are exact in f32, so the first product equals `matmul(x, Wᵀ)` accumulating in f32:
+    this pass rewrites it so (both operands widened from the same narrow type), and the
+    widened copies disappear when nothing else reads them. The norm reparametrization and the
+    chain fusion then see biased and unbiased layers alike.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CodaSplitSlicedMatmul : Pass<"coda-split-sliced-matmul", "::mlir::func::FuncOp"> {
   let summary = "A matmul read only through column slices becomes one matmul per slice";
   let description = [{
@@ -182,6 +223,20 @@ def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::Func
     computation is cloned into the epilogue. The O(M) step between two kernels disappears; the
     consumer recomputes a few scalar ops per element, which costs nothing next to the GEMM.
     Applied until no such operand is left.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect"];
+}
+
+def CodaInlineMatrixOperands : Pass<"coda-inline-matrix-operands", "::mlir::func::FuncOp"> {
+  let summary = "Compute an elementwise producer of a matrix operand inside the reading kernel";
+  let description = [{
+    A `matrix` operand of a `coda.gemm` that only this kernel reads and that an elementwise
+    `linalg.generic` computes from matrix, per-row, per-column and scalar inputs is replaced by
+    those inputs, and the computation is cloned into the epilogue. Post-norms are the case:
+    BERT's LayerNorm after a residual, `(h − μ) ⊙ r ⊙ γ + β`, is the next kernel's residual, so
+    that kernel reads h, its row statistics and the norm weights instead of the normalized
+    tensor, and the pass over memory that wrote it is gone. Kernels in pairwise mode are left
+    alone.
   }];
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect"];
 }
