@@ -32,8 +32,10 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   pm.addPass(createCodaFuseRope());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.nest<func::FuncOp>().addPass(createCodaFuseLeftovers());
-  // After FuseLeftovers has made a post-norm one elementwise op.
+  // After FuseLeftovers has made a post-norm, or a gated combination of interleaved columns,
+  // one elementwise op.
   pm.nest<func::FuncOp>().addPass(createCodaInlineMatrixOperands());
+  pm.nest<func::FuncOp>().addPass(createCodaFuseInterleavedPairs());
   // After FuseLeftovers has merged LayerNorm's two reductions and their widening of x. Off by
   // default: measured slower on the H200 (docs/benchmarks.md).
   if (options.mainloopRowStats)

@@ -56,6 +56,33 @@ static bool feedsAttention(Value v, DenseMap<Value, bool> &memo,
   return result;
 }
 
+namespace {
+/// How a value derives from a kernel's result through views and elementwise ops.
+enum class FromKernel { No, Yes, ThroughStridedSlices };
+} // namespace
+
+static FromKernel fromKernel(Value v, DenseMap<Value, FromKernel> &memo) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  memo[v] = FromKernel::No;
+  Operation *def = v.getDefiningOp();
+  FromKernel result = FromKernel::No;
+  auto max = [&](Value o) { result = std::max(result, fromKernel(o, memo)); };
+  if (isa_and_nonnull<GemmOp>(def)) {
+    result = FromKernel::Yes;
+  } else if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def)) {
+    max(slice.getSource());
+    if (result != FromKernel::No && !slice.hasUnitStride())
+      result = FromKernel::ThroughStridedSlices;
+  } else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+    max(def->getOperand(0));
+  } else if (auto g = dyn_cast_or_null<linalg::GenericOp>(def); g && !g.getNumReductionLoops()) {
+    llvm::for_each(g.getDpsInputs(), max);
+  }
+  memo[v] = result;
+  return result;
+}
+
 static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo,
                              DenseMap<Value, bool> &forward) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
@@ -77,7 +104,14 @@ static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo,
         (type.getRank() == 1 || llvm::is_contained(type.getShape(), 1)))
       return "per-row or per-column statistics: O(M + N) work outside the kernels";
   }
-  if (readsGemm)
+  DenseMap<Value, FromKernel> derived;
+  FromKernel from = FromKernel::No;
+  for (Value o : op->getOperands())
+    from = std::max(from, fromKernel(o, derived));
+  if (from == FromKernel::ThroughStridedSlices)
+    return "elementwise op on a kernel result read through strided column slices (interleaved "
+           "pairs): no pairwise(contract) fusion matches this combination";
+  if (readsGemm || from == FromKernel::Yes)
     return "elementwise op on kernel results that no single kernel could absorb";
   // x² feeding the fallback row sum of a norm's statistics.
   if (!op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {

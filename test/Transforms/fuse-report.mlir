@@ -49,3 +49,26 @@ func.func private @prep(%w: tensor<16xf32>) -> tensor<16xf32> attributes {coda.w
   } -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }
+
+// An op on a kernel's even and odd columns that stays outside (the kernel's result is also
+// returned) says so, naming the strided slices, not "values no GEMM produces".
+// CHECK-LABEL: @strided_pairs: 1 fused kernel, 1 op outside
+// CHECK:         outside: linalg.generic (line {{[0-9]+}}): elementwise op on a kernel result read through strided column slices (interleaved pairs): no pairwise(contract) fusion matches this combination
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @strided_pairs(%x: tensor<16x64xf32>, %w: tensor<192x64xf32>)
+    -> (tensor<16x96xf32>, tensor<16x192xf32>) {
+  %0 = coda.gemm %x, %w transpose_b : tensor<16x64xf32>, tensor<192x64xf32>
+    -> (store tensor<16x192xf32>)
+    epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  %gate = tensor.extract_slice %0[0, 0] [16, 96] [1, 2] : tensor<16x192xf32> to tensor<16x96xf32>
+  %up = tensor.extract_slice %0[0, 1] [16, 96] [1, 2] : tensor<16x192xf32> to tensor<16x96xf32>
+  %e = tensor.empty() : tensor<16x96xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<16x96xf32>, tensor<16x96xf32>) outs(%e : tensor<16x96xf32>) {
+  ^bb0(%g: f32, %u: f32, %out: f32):
+    %o = arith.mulf %g, %u : f32
+    linalg.yield %o : f32
+  } -> tensor<16x96xf32>
+  return %y, %0 : tensor<16x96xf32>, tensor<16x192xf32>
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""T3: every example of examples/cuda on the GPU against a PyTorch reference.
+"""T3: every example of examples/cuda (and the torch-mlir programs of FUSED, fused by coda-opt) on
+the GPU against a PyTorch reference.
 
 Each example is emitted with `coda-translate --coda-to-cuda --emit-torch-binding` (or taken
 from --emitted DIR, for a GPU machine without LLVM), loaded with
@@ -186,6 +187,20 @@ def layernorm_weights():
     return (w, gamma, beta), [scaled.float(), scaled.float().sum(1), w.float() @ beta]
 
 
+def gpt_oss_mlp_reference(x, w_gu, b_gu, w_d, b_d, alpha=1.702, limit=7.0):
+    # transformers' gpt-oss MLP (scripts/torch_to_linalg.py writes the program from the same code).
+    gu = F.linear(x, w_gu, b_gu)
+    gate, up = gu[..., ::2].clamp(max=limit), gu[..., 1::2].clamp(min=-limit, max=limit)
+    return F.linear((up + 1) * (gate * torch.sigmoid(gate * alpha)), w_d, b_d)
+
+
+def gpt_oss_mlp():
+    """@main of examples/torch/gpt_oss_mlp_bf16.mlir fused by coda-opt: [2, 8, 64] tokens, gate and
+    up interleaved in 192 columns, down to 64; against the fp32 reference."""
+    xs = (bf16(2, 8, 64), 0.2 * bf16(192, 64), bf16(192), 0.2 * bf16(64, 96), bf16(64))
+    return xs, fp32_reference(gpt_oss_mlp_reference, xs)
+
+
 # Examples whose functions run through their launchers (`<func>_run`, bound as `<func>`).
 ROW_OUTPUTS = [("main", lambda: rmsnorm_output(512, 1024, 512)),
                ("ragged", lambda: rmsnorm_output(1000, 1000, 136)),
@@ -196,6 +211,7 @@ FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnor
              "rmsnorm_output_row_pass_held": ROW_OUTPUTS,
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
+FUNCTIONS["gpt_oss_mlp"] = [("main", gpt_oss_mlp)]
 FUNCTIONS["rmsnorm_block_adapter_launch"] = FUNCTIONS["rmsnorm_block"]  # through CUTLASS's adapter
 # coda's own kernels launched behind the kernel before them (--chain-launches).
 FUNCTIONS["rmsnorm_output_chained"] = ROW_OUTPUTS
@@ -224,11 +240,21 @@ VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
             "rmsnorm_block_chained": ("rmsnorm_block", ["--chain-launches"])}
 
 
+# Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.
+FUSED = {"gpt_oss_mlp": os.path.join("examples", "torch", "gpt_oss_mlp_bf16.mlir")}
+
+
 def emit(name, args):
     cu = os.path.join(args.out, f"{name}.cu")
     translate = os.path.join(args.build, "bin", "coda-translate")
     example, options = VARIANTS.get(name, (name, []))
-    if os.path.exists(translate):
+    if os.path.exists(translate) and name in FUSED:
+        fused = subprocess.run([os.path.join(args.build, "bin", "coda-opt"), "--coda-fuse",
+                                os.path.join(ROOT, FUSED[name])],
+                               check=True, capture_output=True, text=True).stdout
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", "-o", cu],
+                       input=fused, check=True, text=True)
+    elif os.path.exists(translate):
         subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", *options,
                         os.path.join(ROOT, "examples", "cuda", f"{example}.mlir"), "-o", cu],
                        check=True)

@@ -241,6 +241,21 @@ def CodaInlineMatrixOperands : Pass<"coda-inline-matrix-operands", "::mlir::func
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def CodaFuseInterleavedPairs : Pass<"coda-fuse-interleaved-pairs", "::mlir::func::FuncOp"> {
+  let summary = "A gated combination of interleaved columns as a pairwise(contract) epilogue";
+  let description = [{
+    A `coda.gemm` result read only through its even and odd columns (`r[:, 0::2]`,
+    `r[:, 1::2]`), both read by one elementwise `linalg.generic` (gpt-oss's clamped SwiGLU
+    stores gate and up interleaved: `(clamp(up) + 1) * g * sigmoid(α g)` with
+    `g = clamp(gate)`), becomes one kernel in `pairwise(contract)` mode: the pairs are adjacent
+    columns already, so no weight is permuted. Its epilogue runs the product's epilogue on both
+    columns of a pair (rounded as the product was stored), then the combination, whose other
+    inputs may be per-row vectors or scalars. The `[M, N]` product and its slices are gone.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CodaFoldRowStatistics : Pass<"coda-fold-row-stats", "::mlir::func::FuncOp"> {
   let summary = "Let a kernel compute the row statistics of its own A";
   let description = [{
