@@ -39,6 +39,9 @@ namespace {
 struct Extra {
   Value value;
   OperandRole role;
+  /// The kernel reads `value` in bf16/f16 and widens it to f32 in the epilogue (the program
+  /// widened it in a pass of its own: a bf16 layer's bias).
+  bool widen = false;
 };
 
 /// A reduction absorbed into the gemm.
@@ -300,6 +303,14 @@ std::optional<unsigned> ChainFuser::addExtra(Value value, AffineMap map) {
   if (map.isIdentity())
     if (auto through = lookThroughBroadcast(value))
       return addExtra(through->first, through->second);
+  // A bf16/f16 vector the program widens to f32 is read narrow and widened in the epilogue:
+  // the widening pass over it goes.
+  bool widen = false;
+  if (Value narrow = getWidenedFrom(value);
+      narrow && cast<RankedTensorType>(value.getType()).getRank() <= 1) {
+    value = narrow;
+    widen = true;
+  }
   if (!dom.properlyDominates(value, contraction) || isSiblingContractionValue(value))
     return std::nullopt;
   auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -333,11 +344,11 @@ std::optional<unsigned> ChainFuser::addExtra(Value value, AffineMap map) {
   }
   if (!isa<FloatType, IntegerType>(type.getElementType()))
     return std::nullopt;
-  auto key = std::make_pair(value, static_cast<unsigned>(role));
+  auto key = std::make_pair(value, static_cast<unsigned>(role) * 2 + widen);
   auto it = extraIndex.find(key);
   if (it != extraIndex.end())
     return it->second;
-  extras.push_back({value, role});
+  extras.push_back({value, role, widen});
   extraIndex[key] = extras.size() - 1;
   return extras.size() - 1;
 }
@@ -491,7 +502,9 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
           for (OpOperand &operand : generic->getOpOperands()) {
             BlockArgument arg = body->getArgument(operand.getOperandNumber());
             if (auto it = operandExtra.find(&operand); it != operandExtra.end())
-              mapping.map(arg, extraArgs[it->second]);
+              mapping.map(arg, extras[it->second].widen
+                                   ? castFloatTo(nb2, l, extraArgs[it->second], arg.getType())
+                                   : extraArgs[it->second]);
             else if (scalar.count(operand.get()))
               mapping.map(arg, scalar[operand.get()]);
           }

@@ -172,20 +172,7 @@ static bool fuseGated(linalg::GenericOp combine, ModuleOp module) {
           else
             mapping.map(arg, extraArgs[otherArgs[nextOther++]]);
         }
-        for (Operation &op : body->without_terminator()) {
-          for (Value operand : op.getOperands())
-            if (operand.getParentBlock() != body && !mapping.contains(operand)) {
-              if (!matchPattern(operand, m_Constant()))
-                continue;
-              mapping.map(operand, nb.clone(*operand.getDefiningOp())->getResult(0));
-            }
-          if (auto index = dyn_cast<linalg::IndexOp>(op)) {
-            mapping.map(index.getResult(), index.getDim() == 0 ? row : pair);
-            continue;
-          }
-          nb.clone(op, mapping);
-        }
-        Value out = mapping.lookup(cast<linalg::YieldOp>(body->getTerminator()).getValues()[0]);
+        Value out = cloneElementwiseBody(nb, combine, mapping, row, pair);
         YieldOp::create(nb, l, ValueRange{castFloatTo(nb, l, out, nb.getF32Type())});
       });
   if (auto g = gate->getAttrOfType<DenseI64ArrayAttr>(kUnfusedBytesAttr))

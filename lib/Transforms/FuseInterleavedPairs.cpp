@@ -160,17 +160,7 @@ static bool fusePairs(GemmOp gemm, RewriterBase &rewriter) {
           else
             mapping.map(arg, operandArgs[nextOther++][0]);
         }
-        for (Operation &op : body->without_terminator()) {
-          for (Value o : op.getOperands())
-            if (o.getParentBlock() != body && !mapping.contains(o))
-              mapping.map(o, b.clone(*o.getDefiningOp())->getResult(0));
-          if (auto index = dyn_cast<linalg::IndexOp>(op)) {
-            mapping.map(index.getResult(), index.getDim() == 0 ? row : pair);
-            continue;
-          }
-          b.clone(op, mapping);
-        }
-        Value out = mapping.lookup(cast<linalg::YieldOp>(body->getTerminator()).getValues()[0]);
+        Value out = cloneElementwiseBody(b, combine, mapping, row, pair);
         YieldOp::create(b, l, ValueRange{castFloatTo(b, l, out, b.getF32Type())});
       });
   if (auto before = gemm->getAttrOfType<DenseI64ArrayAttr>(kUnfusedBytesAttr)) {

@@ -288,3 +288,19 @@ GemmOp mlir::coda::inlineOperandProducer(GemmOp gemm, unsigned index, linalg::Ge
   eraseDeadProducers(rewriter, {replaced});
   return fused;
 }
+
+Value mlir::coda::cloneElementwiseBody(OpBuilder &b, linalg::GenericOp op, IRMapping &mapping,
+                                       Value row, Value col) {
+  Block *body = op.getBody();
+  for (Operation &inner : body->without_terminator()) {
+    for (Value o : inner.getOperands())
+      if (o.getParentBlock() != body && !mapping.contains(o) && matchPattern(o, m_Constant()))
+        mapping.map(o, b.clone(*o.getDefiningOp())->getResult(0));
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), index.getDim() == 0 ? row : col);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  return mapping.lookupOrDefault(cast<linalg::YieldOp>(body->getTerminator()).getValues()[0]);
+}

@@ -69,11 +69,15 @@
 // LONE:       linalg.matmul
 
 // torch-mlir upcasts bf16 operands of addmm to f32 before the product; the gemm reads the bf16
-// tensors themselves (the same product, accumulated in fp32).
+// tensors themselves (the same product, accumulated in fp32). The bias, which the program widens
+// to f32 in a pass of its own, is read in bf16 and widened in the epilogue.
 // BF16-LABEL: func.func @bf16_linear_bias_gelu
 // BF16:       coda.gemm %arg0, %arg1 transpose_b : tensor<8x32xbf16>, tensor<64x32xbf16>
-// BF16-NEXT:    with(%{{.*}} as col : tensor<64xf32>)
+// BF16-NEXT:    with(%arg2 as col : tensor<64xbf16>)
 // BF16-NEXT:    -> (store tensor<8x64xbf16>)
+// BF16-NEXT:    epilogue(%[[ACC:.*]]: f32, %[[B:.*]]: bf16, %{{.*}}: index, %{{.*}}: index)
+// BF16-NEXT:      %[[BW:.*]] = arith.extf %[[B]] : bf16 to f32
+// BF16-NEXT:      arith.addf %[[ACC]], %[[BW]] : f32
 // BF16-NOT:   tensor<8x32xf32>
 
 //--- bias_gelu_tanh_residual.mlir

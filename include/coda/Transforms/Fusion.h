@@ -6,6 +6,7 @@
 #include "coda/Dialect/Coda/IR/CodaAttrs.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <string>
@@ -101,6 +102,12 @@ struct EpilogueOperands {
 GemmOp inlineOperandProducer(GemmOp gemm, unsigned index, linalg::GenericOp producer,
                              ArrayRef<Value> inputs, ArrayRef<OperandRole> roles,
                              RewriterBase &rewriter);
+
+/// Clones the body of the elementwise generic `op` at `b`, its block arguments given by `mapping`
+/// and its `linalg.index` 0 and 1 by `row` and `col`; the constants it captures are cloned too.
+/// Returns the value its yield gives (the first).
+Value cloneElementwiseBody(OpBuilder &b, linalg::GenericOp op, IRMapping &mapping, Value row,
+                           Value col);
 
 /// Prints one kernel as --coda-print-kernels and --coda-fuse-report show it.
 void printKernelSummary(llvm::raw_ostream &os, GemmOp op, unsigned index, AsmState &state);
