@@ -14,9 +14,8 @@
 //    and written as `[B, S]`;
 //  * a batched product with one weight broadcast to every batch is one product over the tokens;
 //  * token reshapes (the leading dimensions merged) move through elementwise ops, reductions,
-//    slices and concatenations (upstream reshape-by-collapsing propagation),
-//    until they meet the function's arguments and results, or ops that need the batch
-//    (attention).
+//    slices and concatenations (upstream reshape-by-collapsing propagation) until they meet
+//    the function's arguments and results, or ops that need the batch (attention).
 //
 //===----------------------------------------------------------------------===//
 

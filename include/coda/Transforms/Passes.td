@@ -40,6 +40,9 @@ def CodaCollapseTokens : Pass<"coda-collapse-tokens", "::mlir::func::FuncOp"> {
       collapsing), until they reach the function's arguments and results or ops that need the
       batch (attention's batched products).
 
+    A function with no `[B, S, D] ↔ [B·S, D]` reshape (a `[tokens, D]` program) is left exactly
+    as it is.
+
     ```mlir
     // before: %y = expand(matmul(collapse(%x3))) ; rank-3 generics on %y
     // after:  matmul on collapse(%x3), rank-2 generics, one expand_shape before the return
