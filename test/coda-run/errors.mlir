@@ -19,7 +19,9 @@
 // SIGNATURE: other-signature.mlir:1:1: error: @a has type '(tensor<4xf32>) -> tensor<4xf32>' here but '(tensor<2xf32>) -> tensor<2xf32>' in {{.*}}two.mlir (a reference may differ only in its float types)
 // RUN: not coda-run %t/two.mlir --entry a --baseline %t/two.mlir 2>&1 | FileCheck %s --check-prefix=NOREF
 // RUN: not coda-run %t/two.mlir --entry a --against %t/two.mlir --baseline %t/other-signature.mlir 2>&1 | FileCheck %s --check-prefix=BASETYPE
+// RUN: not coda-run %t/two.mlir --entry a --against %t/two.mlir --baseline %t/two.mlir --baseline-factor -1 2>&1 | FileCheck %s --check-prefix=FACTOR
 // NOREF: coda-run: --baseline needs --against (the reference both are compared with)
+// FACTOR: coda-run: --baseline-factor must be positive, got -1
 // BASETYPE: other-signature.mlir:1:1: error: @a has type '(tensor<4xf32>) -> tensor<4xf32>' here but '(tensor<2xf32>) -> tensor<2xf32>' in {{.*}}two.mlir
 // VERIFY: invalid-gemm.mlir:2:8: error: 'coda.gemm' op contraction dimension mismatch: A has K = 8, B has K = 4
 

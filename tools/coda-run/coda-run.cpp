@@ -201,6 +201,11 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  if (!(baselineFactor > 0)) {
+    llvm::errs() << "coda-run: --baseline-factor must be positive, got " << baselineFactor
+                 << "\n";
+    return 2;
+  }
   if (!baselineFile.empty() && !other) {
     llvm::errs() << "coda-run: --baseline needs --against (the reference both are compared "
                     "with)\n";
