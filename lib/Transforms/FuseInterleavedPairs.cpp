@@ -93,12 +93,7 @@ static bool fusePairs(GemmOp gemm, RewriterBase &rewriter) {
       extras.push_back(in->get());
       roles.push_back(OperandRole::Scalar);
     } else if (*dims == ArrayRef<unsigned>{0}) {
-      Value v = in->get();
-      if (inType.getRank() != 1)
-        v = tensor::CollapseShapeOp::create(
-            rewriter, gemm.getLoc(), v,
-            SmallVector<ReassociationIndices>{llvm::to_vector(llvm::seq<int64_t>(0, inType.getRank()))});
-      extras.push_back(v);
+      extras.push_back(toVector(rewriter, gemm.getLoc(), in->get()));
       roles.push_back(OperandRole::Row);
     } else {
       return false;

@@ -84,7 +84,8 @@ static FromKernel fromKernel(Value v, DenseMap<Value, FromKernel> &memo) {
 }
 
 static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo,
-                             DenseMap<Value, bool> &forward) {
+                             DenseMap<Value, bool> &forward,
+                             DenseMap<Value, FromKernel> &derived) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
     return whyContractionIsNotFused(cast<linalg::LinalgOp>(op));
   if (llvm::any_of(op->getOperands(), [&](Value o) { return comesFromAttention(o, memo); }) ||
@@ -104,7 +105,6 @@ static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo,
         (type.getRank() == 1 || llvm::is_contained(type.getShape(), 1)))
       return "per-row or per-column statistics: O(M + N) work outside the kernels";
   }
-  DenseMap<Value, FromKernel> derived;
   FromKernel from = FromKernel::No;
   for (Value o : op->getOperands())
     from = std::max(from, fromKernel(o, derived));
@@ -150,11 +150,12 @@ struct CodaFuseReportPass : coda::impl::CodaFuseReportBase<CodaFuseReportPass> {
       for (auto [index, gemm] : llvm::enumerate(kernels))
         printKernelSummary(os, gemm, index, state);
       DenseMap<Value, bool> memo, forward;
+      DenseMap<Value, FromKernel> derived;
       for (Operation *op : outside) {
         os << "  outside: " << op->getName();
         if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
           os << " (line " << loc.getLine() << ")";
-        os << ": " << reasonFor(op, memo, forward) << "\n";
+        os << ": " << reasonFor(op, memo, forward, derived) << "\n";
       }
     }
     markAllAnalysesPreserved();

@@ -70,13 +70,8 @@ static std::optional<MatrixProducer> matrixProducer(GemmOp gemm, Value operand,
       return std::nullopt;
     // Vectors read through keepdim unit dimensions become the [M] / [N] vectors roles take.
     Value v = in->get();
-    if ((role == OperandRole::Row || role == OperandRole::Col) && type.getRank() != 1) {
-      ReassociationIndices all;
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        all.push_back(d);
-      v = tensor::CollapseShapeOp::create(rewriter, gemm.getLoc(), v,
-                                          SmallVector<ReassociationIndices>{all});
-    }
+    if (role == OperandRole::Row || role == OperandRole::Col)
+      v = toVector(rewriter, gemm.getLoc(), v);
     if (role == OperandRole::Matrix && type.getRank() != 2)
       return std::nullopt;
     p.inputs.push_back(v);

@@ -54,12 +54,6 @@ static linalg::GenericOp rowProducer(Value operand, OperandRole role, int64_t m)
   return g;
 }
 
-static Value toRowVector(OpBuilder &b, Location loc, Value v) {
-  if (cast<RankedTensorType>(v.getType()).getRank() == 1)
-    return v;
-  return tensor::CollapseShapeOp::create(b, loc, v, SmallVector<ReassociationIndices>{{0, 1}});
-}
-
 namespace {
 struct CodaInlineRowOperandsPass
     : coda::impl::CodaInlineRowOperandsBase<CodaInlineRowOperandsPass> {
@@ -83,7 +77,7 @@ struct CodaInlineRowOperandsPass
             SmallVector<OperandRole> roles;
             for (Value in : producer.getDpsInputs()) {
               bool scalar = cast<RankedTensorType>(in.getType()).getRank() == 0;
-              inputs.push_back(scalar ? in : toRowVector(rewriter, gemm.getLoc(), in));
+              inputs.push_back(scalar ? in : toVector(rewriter, gemm.getLoc(), in));
               roles.push_back(scalar ? OperandRole::Scalar : OperandRole::Row);
             }
             gemm = inlineOperandProducer(gemm, i, producer, inputs, roles, rewriter);

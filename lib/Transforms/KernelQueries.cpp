@@ -209,6 +209,15 @@ Value mlir::coda::getWidenedFrom(Value v) {
   return e.isBF16() || e.isF16() ? in : nullptr;
 }
 
+Value mlir::coda::toVector(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 1)
+    return v;
+  return tensor::CollapseShapeOp::create(
+      b, loc, v,
+      SmallVector<ReassociationIndices>{llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
+}
+
 Value mlir::coda::castFloatTo(OpBuilder &b, Location loc, Value v, Type type) {
   if (v.getType() == type)
     return v;

@@ -136,14 +136,6 @@ static NormalizedOperand findNormalization(Value a) {
   return n;
 }
 
-/// A vector `[K]` from a per-column factor (`[K]` or `[1, K]`).
-static Value asVector(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  if (type.getRank() == 1)
-    return v;
-  return tensor::CollapseShapeOp::create(b, loc, v, SmallVector<ReassociationIndices>{{0, 1}});
-}
-
 /// The run-once weight preparation of a normalization folded into a matmul, for a weight
 /// stored `[K, N]` (or `[N, K]` with `kLast`): returns `W' = diag(γ1 ⊙ γ2 ...)·W`, then, when
 /// asked, `c = 1ᵀ·W'` (for the mean correction) and `d = βᵀ·W` (for the bias), both fp32 `[N]`.
@@ -334,9 +326,9 @@ static bool reparametrize(linalg::MatmulOp matmul, bool foldWeights, ModuleOp mo
                              .getElementType();
     SmallVector<Value> args{stored};
     for (Factor &f : cols)
-      args.push_back(outlineVectorPrep(rewriter, module, asVector(rewriter, loc, f.value)));
+      args.push_back(outlineVectorPrep(rewriter, module, toVector(rewriter, loc, f.value)));
     if (a.bias)
-      args.push_back(asVector(rewriter, loc, a.bias->value));
+      args.push_back(toVector(rewriter, loc, a.bias->value));
     func::FuncOp prep = getOrCreateNormWeights(module, storedType, element, cols.size(),
                                                a.shift.has_value(), a.bias.has_value(), kLast);
     auto call = func::CallOp::create(rewriter, loc, prep, args);

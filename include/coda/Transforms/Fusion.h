@@ -56,6 +56,10 @@ std::optional<SmallVector<unsigned>> getReadDims(AffineMap map, ShapedType type)
 /// body is one arith.extf), or null.
 Value getWidenedFrom(Value v);
 
+/// `v` as a rank-1 vector: `[M, 1]`, `[1, N]` (torch-mlir's keepdim vectors) collapsed, a
+/// rank-1 `v` as it is.
+Value toVector(OpBuilder &b, Location loc, Value v);
+
 /// Converts a float scalar to another float type (extf or truncf).
 Value castFloatTo(OpBuilder &b, Location loc, Value v, Type type);
 
