@@ -14,6 +14,10 @@ void registerAllCodaDialects(DialectRegistry &registry);
 /// All coda passes and pipelines, plus the upstream passes coda programs are used with.
 void registerAllCodaPasses();
 
+/// Makes a crash of a coda tool ask for a report to coda (not to LLVM) with the input file
+/// that the stack dump names.
+void setCodaBugReportMessage();
+
 } // namespace mlir::coda
 
 #endif // CODA_INITALL_H

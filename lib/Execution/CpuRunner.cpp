@@ -3,7 +3,15 @@
 #include "coda/Execution/CpuRunner.h"
 #include "coda/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/RuntimeOpVerification.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/RuntimeOpVerification.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -12,8 +20,11 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <csetjmp>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -27,7 +38,7 @@ using namespace mlir::coda;
 
 bool mlir::coda::isSupportedTensorType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+  if (!tensor || !tensor.hasStaticShape() || failed(tensorBytes(tensor)))
     return false;
   Type e = tensor.getElementType();
   if (e.isF16() || e.isBF16() || e.isF32() || e.isF64())
@@ -37,8 +48,18 @@ bool mlir::coda::isSupportedTensorType(Type type) {
 }
 
 static unsigned storageBytes(Type elementType) {
-  unsigned bits = elementType.getIntOrFloatBitWidth();
+  unsigned bits = elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 64;
   return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
+}
+
+FailureOr<int64_t> mlir::coda::tensorBytes(RankedTensorType type) {
+  if (!type.hasStaticShape())
+    return failure();
+  int64_t bytes = storageBytes(type.getElementType());
+  for (int64_t size : type.getShape())
+    if (llvm::MulOverflow(bytes, size, bytes))
+      return failure();
+  return bytes;
 }
 
 HostTensor::HostTensor(RankedTensorType type)
@@ -130,12 +151,17 @@ func::FuncOp mlir::coda::findEntryFunction(ModuleOp module, StringRef name) {
 LogicalResult mlir::coda::verifyRunnableSignature(func::FuncOp func) {
   FunctionType type = func.getFunctionType();
   auto check = [&](StringRef what, TypeRange types) -> LogicalResult {
-    for (auto [index, t] : llvm::enumerate(types))
+    for (auto [index, t] : llvm::enumerate(types)) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      if (tensor && tensor.hasStaticShape() && failed(tensorBytes(tensor)))
+        return func.emitError() << what << " #" << index << " of @" << func.getSymName()
+                                << " has type " << t << ", which needs more than 2^63 bytes";
       if (!isSupportedTensorType(t))
         return func.emitError() << what << " #" << index << " of @" << func.getSymName()
                                 << " has type " << t
                                 << "; coda-run supports statically shaped tensors of f16, bf16, "
                                    "f32, f64 or signless integers";
+    }
     return success();
   };
   if (failed(check("argument", type.getInputs())))
@@ -143,6 +169,109 @@ LogicalResult mlir::coda::verifyRunnableSignature(func::FuncOp func) {
   if (type.getNumResults() == 0)
     return func.emitError() << "@" << func.getSymName() << " returns nothing to check";
   return check("result", type.getResults());
+}
+
+/// Adds `bytes` to `total`; false on overflow.
+static bool addBytes(int64_t &total, int64_t bytes) {
+  return !llvm::AddOverflow(total, bytes, total);
+}
+
+FailureOr<int64_t> mlir::coda::estimateRunMemory(func::FuncOp entry) {
+  int64_t total = 0;
+  auto add = [&](Type type, Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return success(); // sized at run time: not counted
+    FailureOr<int64_t> bytes = tensorBytes(tensor);
+    if (failed(bytes) || !addBytes(total, *bytes))
+      return emitError(loc) << "a value of type " << type
+                            << " needs more than 2^63 bytes; coda-run cannot hold it";
+    return success();
+  };
+  // Inputs twice (the caller's and the copy the program may write into) and results.
+  for (Type t : entry.getArgumentTypes())
+    if (failed(add(t, entry.getLoc())) || failed(add(t, entry.getLoc())))
+      return failure();
+  for (Type t : entry.getResultTypes())
+    if (failed(add(t, entry.getLoc())))
+      return failure();
+  // Every tensor an op of the entry or of a function it calls makes: at most one buffer each,
+  // and bufferized programs do not free them before returning.
+  SmallVector<func::FuncOp> pending{entry};
+  DenseSet<Operation *> seen{entry};
+  auto module = entry->getParentOfType<ModuleOp>();
+  while (!pending.empty()) {
+    func::FuncOp func = pending.pop_back_val();
+    WalkResult walk = func.walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        if (failed(add(result.getType(), op->getLoc())))
+          return WalkResult::interrupt();
+      if (auto call = dyn_cast<func::CallOp>(op))
+        if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
+          if (!callee.isExternal() && seen.insert(callee).second)
+            pending.push_back(callee);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return total;
+}
+
+/// The smallest size of a dimension that `value` (an integer input) indexes, following it
+/// through what carries it unchanged: reshapes and slices, generics' bodies, casts, selects and
+/// calls. None where no use indexes a statically sized dimension.
+static std::optional<int64_t> indexBound(Value value) {
+  std::optional<int64_t> bound;
+  SmallVector<Value> pending{value};
+  DenseSet<Value> seen{value};
+  auto follow = [&](Value v) {
+    if (seen.insert(v).second)
+      pending.push_back(v);
+  };
+  while (!pending.empty()) {
+    Value v = pending.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ExtractSliceOp,
+              tensor::CastOp, arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+              arith::ExtUIOp, arith::TruncIOp>(user)) {
+        if (use.getOperandNumber() == 0)
+          follow(user->getResult(0));
+      } else if (auto select = dyn_cast<arith::SelectOp>(user)) {
+        if (use.getOperandNumber() != 0)
+          follow(select.getResult());
+      } else if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
+        follow(generic.getMatchingBlockArgument(&use));
+      } else if (auto yield = dyn_cast<linalg::YieldOp>(user)) {
+        if (isa<linalg::GenericOp>(yield->getParentOp()))
+          follow(yield->getParentOp()->getResult(use.getOperandNumber()));
+      } else if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
+        if (use.getOperandNumber() == 0) {
+          follow(extract.getResult());
+          continue;
+        }
+        int64_t size = extract.getTensor().getType().getDimSize(use.getOperandNumber() - 1);
+        if (!ShapedType::isDynamic(size))
+          bound = bound ? std::min(*bound, size) : size;
+      } else if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+        if (callee && !callee.isExternal())
+          follow(callee.getArgument(use.getOperandNumber()));
+      }
+    }
+  }
+  return bound;
+}
+
+int64_t mlir::coda::integerInputLimit(BlockArgument arg, int64_t intMax) {
+  auto tensor = cast<RankedTensorType>(arg.getType());
+  unsigned width = tensor.getElementType().getIntOrFloatBitWidth();
+  // Non-negative values the type holds: 0 and 1 for i1, [0, 2^(w-1)) otherwise.
+  int64_t limit = width == 1 ? 2 : width >= 64 ? intMax : std::min<int64_t>(intMax, 1LL << (width - 1));
+  if (std::optional<int64_t> bound = indexBound(arg))
+    limit = std::min(limit, *bound);
+  return std::max<int64_t>(limit, 1);
 }
 
 namespace {
@@ -163,12 +292,18 @@ std::vector<HostTensor> mlir::coda::makeRandomInputs(func::FuncOp func, uint64_t
                                                      int64_t intMax) {
   SplitMix64 rng{seed};
   std::vector<HostTensor> inputs;
-  for (Type t : func.getFunctionType().getInputs()) {
-    HostTensor tensor(cast<RankedTensorType>(t));
+  for (BlockArgument arg : func.getArguments()) {
+    HostTensor tensor(cast<RankedTensorType>(arg.getType()));
     bool isFloat = isa<FloatType>(tensor.getType().getElementType());
+    int64_t limit = isFloat ? 0 : integerInputLimit(arg, intMax);
     for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
-      double u = rng.uniform();
-      tensor.set(i, isFloat ? 2.0 * u - 1.0 : std::floor(u * static_cast<double>(intMax)));
+      if (isFloat) {
+        tensor.set(i, 2.0 * rng.uniform() - 1.0);
+        continue;
+      }
+      // 53 random bits scaled to [0, limit): exact for every limit coda-run accepts.
+      tensor.set(i, std::min<double>(std::floor(rng.uniform() * static_cast<double>(limit)),
+                                     static_cast<double>(limit - 1)));
     }
     inputs.push_back(std::move(tensor));
   }
@@ -180,19 +315,84 @@ std::vector<HostTensor> mlir::coda::makeRandomInputs(func::FuncOp func, uint64_t
 //===----------------------------------------------------------------------===//
 
 // From tensors to LLVM: expand coda ops, bufferize with results as out-parameters (so the
-// caller owns every buffer), loops, then the standard conversions. bf16 conversions are
-// expanded to integer code so that no compiler-runtime helpers are needed.
-static constexpr const char *kCpuPipeline =
+// caller owns every buffer), check indices and shapes at run time (an out-of-range label
+// reports an assertion instead of reading outside a buffer), then loops. The program's
+// assertions then become calls to coda-run (see lowerAssertions), and the standard conversions
+// follow. bf16 conversions are expanded to integer code so that no compiler-runtime helpers
+// are needed.
+static constexpr const char *kBufferizePipeline =
     "coda-expand,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions=true},"
-    "func.func(convert-linalg-to-loops),"
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+    "generate-runtime-verification{verbose-level=0},"
+    "func.func(convert-linalg-to-loops)";
+static constexpr const char *kToLLVMPipeline =
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-index-to-llvm,"
     "arith-expand{include-bf16=true},"
     "convert-math-to-llvm,convert-math-to-libm,"
     "convert-arith-to-llvm,finalize-memref-to-llvm,convert-func-to-llvm,"
     "convert-cf-to-llvm,reconcile-unrealized-casts";
+
+/// The host function a failed assertion calls with its number.
+static constexpr const char *kAssertFailed = "coda_run_assert_failed";
+
+namespace {
+struct Assertion {
+  Location loc;
+  std::string message;
+};
+} // namespace
+
+/// Replaces every cf.assert of `module` by a call to kAssertFailed with the assertion's number
+/// in `asserts` where its condition is false.
+static void lowerAssertions(ModuleOp module, std::vector<Assertion> &asserts) {
+  SmallVector<cf::AssertOp> ops;
+  module.walk([&](cf::AssertOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto i64 = b.getI64Type();
+  auto callee = func::FuncOp::create(b, module.getLoc(), kAssertFailed,
+                                     b.getFunctionType({i64}, {}));
+  callee.setPrivate();
+  for (auto [id, op] : llvm::enumerate(ops)) {
+    asserts.push_back({op.getLoc(), StringRef(op.getMsg()).trim().str()});
+    b.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value one = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    Value failed = arith::XOrIOp::create(b, loc, op.getArg(), one);
+    auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value number = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(id));
+    func::CallOp::create(b, loc, callee, ValueRange{number});
+    op.erase();
+  }
+}
+
+// A failed assertion leaves the compiled program through longjmp: the frames in between are
+// JIT-compiled code, which holds no C++ objects to destroy.
+static std::jmp_buf *assertJump;
+static int64_t failedAssert;
+
+extern "C" void codaRunAssertFailed(int64_t id) {
+  failedAssert = id;
+  std::longjmp(*assertJump, 1);
+}
+
+/// Calls `fn(args)`; false when one of the program's assertions failed (its number is then in
+/// failedAssert).
+static bool callCatchingAssertions(void (*fn)(void **), void **args) {
+  std::jmp_buf jump;
+  assertJump = &jump;
+  if (setjmp(jump)) {
+    assertJump = nullptr;
+    return false;
+  }
+  fn(args);
+  assertJump = nullptr;
+  return true;
+}
 
 /// A memref descriptor as the C interface passes it: allocated and aligned pointers, offset,
 /// sizes, strides.
@@ -220,6 +420,9 @@ FailureOr<std::vector<HostTensor>> mlir::coda::runOnCpu(ModuleOp original, Strin
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  linalg::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
+  memref::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
+  tensor::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
   ctx->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> module(cast<ModuleOp>(original->clone()));
@@ -240,11 +443,17 @@ FailureOr<std::vector<HostTensor>> mlir::coda::runOnCpu(ModuleOp original, Strin
     resultTypes.push_back(cast<RankedTensorType>(t));
   func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(ctx));
 
-  PassManager pm(ctx);
-  if (failed(parsePassPipeline(kCpuPipeline, pm)))
-    return original.emitError() << "coda-run: internal error: bad lowering pipeline";
-  if (failed(pm.run(*module)))
-    return original.emitError() << "coda-run: lowering @" << entry << " to LLVM failed";
+  // Diagnostics of the runtime checks and of assertions point into the program's source.
+  std::vector<Assertion> asserts;
+  for (const char *pipeline : {kBufferizePipeline, kToLLVMPipeline}) {
+    PassManager pm(ctx);
+    if (failed(parsePassPipeline(pipeline, pm)))
+      return original.emitError() << "coda-run: internal error: bad lowering pipeline";
+    if (failed(pm.run(*module)))
+      return original.emitError() << "coda-run: lowering @" << entry << " to LLVM failed";
+    if (pipeline == kBufferizePipeline)
+      lowerAssertions(*module, asserts);
+  }
 
   ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
@@ -272,9 +481,31 @@ FailureOr<std::vector<HostTensor>> mlir::coda::runOnCpu(ModuleOp original, Strin
   SmallVector<void *> packed;
   for (void *&p : descriptorPtrs)
     packed.push_back(&p);
-  if (llvm::Error err = (*engine)->invokePacked(("_mlir_ciface_" + entry).str(), packed))
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(kAssertFailed)] = {llvm::orc::ExecutorAddr::fromPtr(&codaRunAssertFailed),
+                                        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  auto fn = (*engine)->lookupPacked(("_mlir_ciface_" + entry).str());
+  if (!fn)
     return original.emitError() << "coda-run: calling @" << entry
-                                << " failed: " << llvm::toString(std::move(err));
+                                << " failed: " << llvm::toString(fn.takeError());
+  if (!callCatchingAssertions(*fn, packed.data())) {
+    const Assertion &a = asserts[failedAssert];
+    // A check of generate-runtime-verification says what failed on its "^ " lines.
+    StringRef message = a.message;
+    if (message.consume_front("ERROR: Runtime op verification failed")) {
+      SmallVector<StringRef> lines, what;
+      message.split(lines, '\n');
+      for (StringRef line : lines)
+        if (line.consume_front("^ "))
+          what.push_back(line);
+      return emitError(a.loc) << "runtime check failed while running @" << entry << ": "
+                              << llvm::join(what, "; ");
+    }
+    return emitError(a.loc) << "assertion failed while running @" << entry << ": " << message;
+  }
   return results;
 }
 

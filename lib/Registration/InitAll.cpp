@@ -8,6 +8,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "llvm/Support/PrettyStackTrace.h"
 
 void mlir::coda::registerAllCodaDialects(DialectRegistry &registry) {
   registry.insert<CodaDialect>();
@@ -22,4 +23,10 @@ void mlir::coda::registerAllCodaPasses() {
   registerCodaConversionPasses();
   registerCodaTransformsPasses();
   registerCodaFusePipeline();
+}
+
+void mlir::coda::setCodaBugReportMessage() {
+  llvm::setBugReportMsg(
+      "PLEASE report this crash of a coda tool with the input file and the stack dump below "
+      "(the command line names the file).\n");
 }

@@ -11,6 +11,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // matmul the norm reparametrization sees), then the reparametrizations (linalg to linalg,
   // exposing row scales the chain fusion then absorbs), then chain fusion, then the passes that
   // rewrite or merge fused kernels.
+  // Every pass trusts the operands of an op to agree on its loop sizes.
+  pm.nest<func::FuncOp>().addPass(createCodaVerifyShapes());
   // [B, S, D] programs as [tokens, D] first: every later pass matches over one M dimension.
   pm.nest<func::FuncOp>().addPass(createCodaCollapseTokens());
   // Biased bf16 products read their narrow operands, as unbiased ones do.

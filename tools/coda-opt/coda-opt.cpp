@@ -8,12 +8,16 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/PrettyStackTrace.h"
 
 int main(int argc, char **argv) {
+  mlir::coda::setCodaBugReportMessage();
   mlir::DialectRegistry registry;
   mlir::coda::registerAllCodaDialects(registry);
   mlir::coda::registerAllCodaPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "coda optimizer: GEMM-epilogue passes and pipelines\n",
-                        registry));
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "coda optimizer: GEMM-epilogue passes and pipelines\n", registry);
+  // A crash names the input in its stack dump (MlirOptMain installs the signal handlers).
+  llvm::PrettyStackTraceFormat processing("coda-opt: processing '%s'", input.c_str());
+  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, input, output, registry));
 }

@@ -1,7 +1,7 @@
 //===- coda-run.cpp - run MLIR programs on the CPU --------------*- C++ -*-===//
 //
-//   coda-run FILE [--entry NAME] [--seed N] [--against OTHER [--baseline BASE]] [--rtol R]
-//            [--atol A]
+//   coda-run FILE [--entry NAME] [--seed N] [--int-max N] [--max-memory SIZE]
+//            [--against OTHER [--baseline BASE]] [--rtol R] [--atol A]
 //
 // Runs a function of FILE on the CPU on deterministic random inputs and prints a summary of
 // each result. With --against, runs the same function of OTHER on the same inputs (converted to
@@ -24,10 +24,15 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -44,8 +49,17 @@ static llvm::cl::opt<uint64_t>
     seed("seed", llvm::cl::desc("Seed of the random inputs (same seed, same inputs)"),
          llvm::cl::init(0), llvm::cl::cat(category));
 static llvm::cl::opt<int64_t> intMax(
-    "int-max", llvm::cl::desc("Integer inputs are drawn uniformly from [0, int-max)"),
+    "int-max",
+    llvm::cl::desc("Integer inputs are drawn uniformly from [0, int-max), narrowed to what "
+                   "their type holds and to the size of any dimension they index (1 to 2^53; "
+                   "default 16)"),
     llvm::cl::init(16), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> maxMemory(
+    "max-memory",
+    llvm::cl::desc("Refuse to run programs that may need more memory than this: bytes, or "
+                   "with a K, M, G or T suffix (powers of 1024). Default: half of the memory "
+                   "available when coda-run starts"),
+    llvm::cl::value_desc("size"), llvm::cl::cat(category));
 static llvm::cl::opt<std::string>
     againstFile("against",
                 llvm::cl::desc("Reference program: run its function of the same name on the "
@@ -124,6 +138,51 @@ static func::FuncOp loadEntry(StringRef path, StringRef name, MLIRContext &ctx,
   return entry && succeeded(verifyRunnableSignature(entry)) ? entry : nullptr;
 }
 
+/// `text` as a byte count ("512", "64K", "8G"), or nothing when it is not one.
+static std::optional<int64_t> parseSize(StringRef text) {
+  text = text.trim();
+  int64_t scale = 1;
+  if (!text.empty()) {
+    switch (llvm::toUpper(text.back())) {
+    case 'K': scale = 1LL << 10; break;
+    case 'M': scale = 1LL << 20; break;
+    case 'G': scale = 1LL << 30; break;
+    case 'T': scale = 1LL << 40; break;
+    default: break;
+    }
+    if (scale != 1)
+      text = text.drop_back();
+  }
+  uint64_t value;
+  int64_t bytes;
+  if (text.getAsInteger(10, value) || value > static_cast<uint64_t>(INT64_MAX) ||
+      llvm::MulOverflow(static_cast<int64_t>(value), scale, bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+/// Half of the memory the system reports available (MemAvailable), or of physical memory.
+static int64_t defaultMemoryLimit() {
+  if (auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo")) {
+    StringRef text = (*meminfo)->getBuffer();
+    size_t at = text.find("MemAvailable:");
+    int64_t kib;
+    if (at != StringRef::npos &&
+        !text.drop_front(at + strlen("MemAvailable:")).ltrim().split(' ').first.getAsInteger(
+            10, kib))
+      return kib / 2 * 1024;
+  }
+  return static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / 2;
+}
+
+static std::string sizeString(int64_t bytes) {
+  if (bytes < (1LL << 20))
+    return std::to_string(bytes) + " bytes";
+  const char *unit = bytes >= (1LL << 30) ? "GiB" : "MiB";
+  double scaled = bytes / double(bytes >= (1LL << 30) ? 1LL << 30 : 1LL << 20);
+  return llvm::formatv("{0} bytes ({1:f2} {2})", bytes, scaled, unit).str();
+}
+
 static std::string shapeString(RankedTensorType type) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -132,6 +191,11 @@ static std::string shapeString(RankedTensorType type) {
 }
 
 static void printSummary(unsigned index, const HostTensor &t) {
+  if (t.getNumElements() == 0) {
+    llvm::outs() << "result #" << index << ": " << shapeString(t.getType())
+                 << " has no elements\n";
+    return;
+  }
   double min = INFINITY, max = -INFINITY, sum = 0, sumSq = 0;
   int64_t nonFinite = 0, n = t.getNumElements();
   for (int64_t i = 0; i < n; ++i) {
@@ -159,19 +223,39 @@ static void printSummary(unsigned index, const HostTensor &t) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  setCodaBugReportMessage();
   llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "coda-run: runs a function of an MLIR program on the CPU (coda ops are expanded to "
       "linalg, then bufferized and JIT-compiled through MLIR's ExecutionEngine).\n\n"
       "Inputs are random and deterministic: floats uniform in [-1, 1), integers in [0, "
-      "int-max), from --seed. Without --against it prints each result's shape and summary "
+      "int-max) (fewer where a program indexes a dimension with them), from --seed. A program "
+      "that may need more than --max-memory is refused before anything is allocated; indices "
+      "are checked as it runs, and a failed check or cf.assert is reported at its location. Without --against it prints each result's shape and summary "
       "statistics. With --against it runs the function of the same name in the other file on "
       "the same inputs (converted to its float types where they differ, e.g. a bf16 program "
       "against its f32 form), prints the maximum absolute and relative error of every result, "
       "and exits 1 when any element has |x - ref| > atol + rtol * |ref|. With --baseline, a "
       "third program of FILE's type is compared with the reference too, and FILE passes where "
       "its largest error is within --baseline-factor times the baseline's, plus atol.\n");
+
+  // A crash names the input in its stack dump.
+  llvm::PrettyStackTraceFormat running("coda-run: running '%s'", inputFile.c_str());
+  if (intMax < 1 || intMax > (1LL << 53)) {
+    llvm::errs() << "coda-run: --int-max must be between 1 and 2^53, got " << intMax << "\n";
+    return 2;
+  }
+  int64_t memoryLimit = defaultMemoryLimit();
+  if (maxMemory.getNumOccurrences()) {
+    std::optional<int64_t> limit = parseSize(maxMemory);
+    if (!limit || *limit <= 0) {
+      llvm::errs() << "coda-run: --max-memory wants a positive size such as 512M or 8G, got '"
+                   << maxMemory << "'\n";
+      return 2;
+    }
+    memoryLimit = *limit;
+  }
 
   DialectRegistry registry;
   registerAllCodaDialects(registry);
@@ -212,6 +296,23 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  // Nothing is allocated before the run's whole size is known to fit.
+  {
+    int64_t need = 0;
+    for (ModuleOp m : {*module, other ? *other : ModuleOp()}) {
+      if (!m)
+        continue;
+      FailureOr<int64_t> bytes = estimateRunMemory(findEntryFunction(m, name));
+      if (failed(bytes) || llvm::AddOverflow(need, *bytes, need))
+        return 2;
+    }
+    if (need > memoryLimit) {
+      entry.emitError() << "running @" << name << " may need " << sizeString(need)
+                        << " of memory, above the limit of " << sizeString(memoryLimit)
+                        << " (raise it with --max-memory)";
+      return 2;
+    }
+  }
   std::vector<HostTensor> inputs = makeRandomInputs(entry, seed, intMax);
   FailureOr<std::vector<HostTensor>> results = runOnCpu(*module, name, inputs);
   if (failed(results))

@@ -12,6 +12,7 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
+  mlir::coda::setCodaBugReportMessage();
   mlir::registerAllTranslations();
   mlir::coda::registerToCudaTranslation();
   return mlir::failed(

@@ -41,6 +41,10 @@ private:
   std::vector<uint64_t> storage; // 8-byte aligned for every element type
 };
 
+/// The bytes a host buffer of `type` takes, or failure for a dynamic shape or a count that
+/// overflows 64 bits.
+FailureOr<int64_t> tensorBytes(RankedTensorType type);
+
 /// Whether coda-run can hand values of this type to a function or read them back.
 bool isSupportedTensorType(Type type);
 
@@ -52,12 +56,24 @@ func::FuncOp findEntryFunction(ModuleOp module, StringRef name);
 /// error at the function otherwise.
 LogicalResult verifyRunnableSignature(func::FuncOp func);
 
+/// An upper bound of the memory that running `entry` takes: inputs, results and every
+/// statically shaped tensor its ops (and those of the functions it calls) make. Emits an error
+/// at the op whose size overflows 64 bits.
+FailureOr<int64_t> estimateRunMemory(func::FuncOp entry);
+
+/// The exclusive upper bound of the random values of integer argument `arg`: `intMax`, lowered
+/// to what its element type holds as a non-negative value and to the smallest dimension that
+/// the program indexes with it (a label into a vocabulary, a token into an embedding table).
+int64_t integerInputLimit(BlockArgument arg, int64_t intMax);
+
 /// Deterministic random inputs for `func`: floats uniform in [-1, 1), integers uniform in
-/// [0, intMax).
+/// [0, integerInputLimit(arg, intMax)).
 std::vector<HostTensor> makeRandomInputs(func::FuncOp func, uint64_t seed, int64_t intMax);
 
 /// Lowers a clone of `module` to LLVM, compiles it and calls `entry` on `inputs` (which are
-/// not modified). Emits errors on the module and returns failure when anything goes wrong.
+/// not modified). Indexing is checked at run time; a failed check or cf.assert of the program
+/// ends the run with an error at the assertion's location. Emits errors and returns failure
+/// when anything goes wrong.
 FailureOr<std::vector<HostTensor>> runOnCpu(ModuleOp module, StringRef entry,
                                             ArrayRef<HostTensor> inputs);
 

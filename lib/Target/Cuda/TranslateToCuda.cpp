@@ -1568,8 +1568,11 @@ static const char *torchDtype(Type t) {
     return "at::kHalf";
   if (t.isF32())
     return "at::kFloat";
-  if (t.isInteger(64))
+  // As bufferElement stores them: an index as long long, i1 as bool.
+  if (t.isInteger(64) || t.isIndex())
     return "at::kLong";
+  if (t.isInteger(1))
+    return "at::kBool";
   return "at::kInt";
 }
 
@@ -1678,8 +1681,11 @@ static FailureOr<std::string> bufferElement(Type t) {
   return failure();
 }
 
+/// Bits of an element as bufferElement stores it (an index as long long).
+static unsigned storageBits(Type t) { return t.isIndex() ? 64 : t.getIntOrFloatBitWidth(); }
+
 static int64_t numBytes(RankedTensorType t) {
-  return t.getNumElements() * std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+  return t.getNumElements() * std::max<int64_t>(1, storageBits(t.getElementType()) / 8);
 }
 
 /// An affine expression over loop variables as C (all values are non-negative).
@@ -2288,7 +2294,7 @@ int64_t CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small,
   unsigned last = small.getRank() - 1;
   int64_t width = small.getDimSize(last) % kVector == 0 && large.getDimSize(last) % kVector == 0 &&
                           offsets[last] % kVector == 0 && (strides.empty() || strides[last] == 1) &&
-                          small.getElementType().getIntOrFloatBitWidth() % 8 == 0
+                          storageBits(small.getElementType()) % 8 == 0
                       ? kVector
                       : 1;
   os << "// " << name << ": " << (insert ? "tensor.insert_slice" : "tensor.extract_slice")
@@ -2987,6 +2993,8 @@ LogicalResult mlir::coda::translateToCuda(Operation *op, raw_ostream &os,
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("--coda-to-cuda translates a module");
+  if (failed(verifyCudaSizes(module)))
+    return failure();
   CudaEmitter emitter(os, options);
   return emitter.emitModule(module);
 }

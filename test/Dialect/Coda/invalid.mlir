@@ -597,3 +597,16 @@ func.func @row_statistic_is_f32(%a: tensor<4x8xbf16>, %b: tensor<8x6xbf16>) {
   }
   return
 }
+
+// -----
+
+// A dynamic size prints as '?'.
+func.func @dynamic_result(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
+  // expected-error @+1 {{result #0 (#coda.result<store>) needs shape [4, 6], got [?, 6]}}
+  %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
+      -> (store tensor<?x6xf32>)
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}

@@ -115,3 +115,41 @@ func.func @row_statistic_of_another_operand(%x: tensor<8x16xbf16>, %w: tensor<32
   }
   return %0 : tensor<8x32xbf16>
 }
+
+// -----
+
+// An empty tensor: nothing to launch (its launch arithmetic would divide by zero).
+// expected-error @+1 {{--coda-to-cuda: 'tensor<0x64xf32>' has no elements (dimension #0 is 0); the CUDA backend needs every dimension to be at least 1}}
+func.func @zero_rows(%x: tensor<0x64xf32>) -> tensor<0xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<0xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<0xf32>) -> tensor<0xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<0x64xf32>) outs(%f : tensor<0xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<0xf32>
+  return %r : tensor<0xf32>
+}
+
+// -----
+
+func.func @zero_width_piece(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{--coda-to-cuda: 'tensor<4x0xf32>' has no elements (dimension #1 is 0)}}
+  %e = tensor.extract_slice %y[0, 0] [4, 0] [1, 1] : tensor<4x8xf32> to tensor<4x0xf32>
+  %r = tensor.concat dim(1) %x, %e : (tensor<4x8xf32>, tensor<4x0xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// M = 2^32 + 16 rows: CUTLASS's problem shape holds int extents.
+// expected-error @+1 {{--coda-to-cuda: 'tensor<4294967312x64xbf16>' has 4294967312 in dimension #0; the CUDA kernels index dimensions up to 2^31 - 1}}
+func.func @rows_beyond_int(%x: tensor<4294967312x64xbf16>, %w: tensor<64x128xbf16>) -> tensor<4294967312x128xbf16> {
+  %0 = coda.gemm %x, %w : tensor<4294967312x64xbf16>, tensor<64x128xbf16>
+      -> (store tensor<4294967312x128xbf16>)
+      epilogue(%a: f32, %i: index, %j: index) {
+    coda.yield %a : f32
+  }
+  return %0 : tensor<4294967312x128xbf16>
+}

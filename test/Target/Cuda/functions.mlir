@@ -134,3 +134,14 @@ func.func @with_matmul(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %v: tensor
 // CHAIN-NOT:     _run(
 // CHAIN:         if (int s = main_k0_launch(
 // CHAIN:         return CODA_OK;
+
+// An index tensor in the signature is stored as long long: 8 bytes per element on the device
+// and torch.int64 in the binding.
+// RUN: coda-translate --coda-to-cuda --emit-torch-binding %s | FileCheck %s --check-prefix=INDEX
+// INDEX-LABEL: extern "C" int index_passthrough_run(
+// INDEX:         cudaMemcpyAsync(result1, static_cast<const long long *>(arg1), 1024, cudaMemcpyDeviceToDevice, stream);
+// INDEX:       coda_torch_fn_index_passthrough(
+// INDEX:         options.dtype(at::kLong)
+func.func @index_passthrough(%x: tensor<128x64xbf16>, %i: tensor<128xindex>) -> (tensor<128x64xbf16>, tensor<128xindex>) {
+  return %x, %i : tensor<128x64xbf16>, tensor<128xindex>
+}

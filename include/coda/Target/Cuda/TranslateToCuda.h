@@ -3,6 +3,7 @@
 #ifndef CODA_TARGET_CUDA_TRANSLATETOCUDA_H
 #define CODA_TARGET_CUDA_TRANSLATETOCUDA_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,6 +65,14 @@ struct CudaEmitterOptions {
   /// nothing measurable (docs/benchmarks.md, fifteenth session).
   bool chainLaunches = false;
 };
+
+/// Checks that every statically shaped tensor of `module`'s functions has sizes the CUDA
+/// kernels and launchers index: no dimension of size 0, none above 2^31 - 1, and at most
+/// kMaxCudaElements elements. Emits an error at the first op (or function) that breaks this.
+LogicalResult verifyCudaSizes(ModuleOp module);
+
+/// Launches run one thread per element in blocks of 256, on at most 2^31 - 1 blocks.
+constexpr int64_t kMaxCudaElements = ((int64_t(1) << 31) - 1) * 256;
 
 /// Writes the CUDA C++ for every coda.gemm of `op` (a module) to `os`. Emits a diagnostic at
 /// the offending op and writes nothing when a kernel cannot be emitted.

@@ -445,11 +445,16 @@ void GemmOp::print(OpAsmPrinter &p) {
 // GemmOp verification
 //===----------------------------------------------------------------------===//
 
-/// Describes a shape for diagnostics, e.g. "[16, 64]".
+/// Describes a shape for diagnostics, e.g. "[16, 64]" ("?" for a dynamic size).
 static std::string shapeStr(ArrayRef<int64_t> shape) {
   std::string s = "[";
   llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(shape, os);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
   os << "]";
   return s;
 }

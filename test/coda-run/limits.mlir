@@ -1,0 +1,103 @@
+// coda-run refuses what it cannot hold before allocating anything, keeps random integers in
+// the range the program indexes, and reports a failed assertion or index check at its location
+// with a non-zero exit instead of aborting.
+// RUN: split-file %s %t
+// RUN: not coda-run %t/huge.mlir 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not coda-run %t/overflow.mlir 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// RUN: not coda-run %t/wraps.mlir 2>&1 | FileCheck %s --check-prefix=WRAPS
+// RUN: not coda-run %t/big-intermediate.mlir --max-memory 1M 2>&1 | FileCheck %s --check-prefix=INTERMEDIATE
+// RUN: coda-run %t/big-intermediate.mlir --max-memory 2M | FileCheck %s --check-prefix=FITS
+// RUN: not coda-run %t/big-intermediate.mlir --max-memory 12Q 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: not coda-run %t/big-intermediate.mlir --max-memory 0 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: not coda-run %t/big-intermediate.mlir --int-max 0 2>&1 | FileCheck %s --check-prefix=INTMAX
+// RUN: not coda-run %t/big-intermediate.mlir --int-max -5 2>&1 | FileCheck %s --check-prefix=INTMAX
+// RUN: not coda-run %t/assert.mlir 2>&1 | FileCheck %s --check-prefix=ASSERT
+// RUN: not coda-run %t/out-of-bounds.mlir 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: coda-run %t/gather.mlir --int-max 100000000 | FileCheck %s --check-prefix=GATHER
+// RUN: coda-run %t/narrow.mlir --int-max 1000 | FileCheck %s --check-prefix=NARROW
+// RUN: coda-run %t/empty.mlir | FileCheck %s --check-prefix=EMPTY
+
+// HUGE: huge.mlir:1:1: error: running @main may need 13194139533312 bytes (12288.00 GiB) of memory, above the limit of {{.*}} (raise it with --max-memory)
+// OVERFLOW: overflow.mlir:1:1: error: argument #0 of @main has type 'tensor<4611686018427387904xf32>', which needs more than 2^63 bytes
+// WRAPS: wraps.mlir:3:8: error: a value of type 'tensor<4294967296x4294967296xf32>' needs more than 2^63 bytes; coda-run cannot hold it
+// INTERMEDIATE: big-intermediate.mlir:1:1: error: running @main may need 1048608 bytes (1.00 MiB) of memory, above the limit of 1048576 bytes (1.00 MiB) (raise it with --max-memory)
+// FITS: result #0: tensor<4xf32>
+// BADSIZE: coda-run: --max-memory wants a positive size such as 512M or 8G
+// INTMAX: coda-run: --int-max must be between 1 and 2^53
+// ASSERT: assert.mlir:6:3: error: assertion failed while running @main: labels must be negative
+// BOUNDS: out-of-bounds.mlir:9:10: error: runtime check failed while running @main: out-of-bounds access
+// The labels index a table of 5 rows: every lookup is in range whatever --int-max says.
+// GATHER: result #0: tensor<8xf32> min
+// An i8 input holds [0, 128): int-max is narrowed to it.
+// NARROW: result #0: tensor<64xi8> min {{.*}} max {{([0-9]\.[0-9]{4}e\+0[01]|1\.[01][0-9]{3}e\+02|1\.2[0-7]00e\+02)}} mean
+// EMPTY: result #0: tensor<0x4xf32> has no elements
+
+//--- huge.mlir
+func.func @main(%x: tensor<1099511627776xf32>) -> tensor<1099511627776xf32> {
+  return %x : tensor<1099511627776xf32>
+}
+
+//--- overflow.mlir
+func.func @main(%x: tensor<4611686018427387904xf32>) -> tensor<4611686018427387904xf32> {
+  return %x : tensor<4611686018427387904xf32>
+}
+
+//--- wraps.mlir
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // 2^64 elements: the count wraps to 0 in 64 bits.
+  %e = tensor.empty() : tensor<4294967296x4294967296xf32>
+  return %x : tensor<4xf32>
+}
+
+//--- big-intermediate.mlir
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<262140xf32>
+  return %x : tensor<4xf32>
+}
+
+//--- assert.mlir
+func.func @main(%labels: tensor<4xi64>) -> tensor<4xi64> {
+  %c0 = arith.constant 0 : index
+  %l = tensor.extract %labels[%c0] : tensor<4xi64>
+  %zero = arith.constant 0 : i64
+  %ok = arith.cmpi slt, %l, %zero : i64
+  cf.assert %ok, "labels must be negative"
+  return %labels : tensor<4xi64>
+}
+
+//--- out-of-bounds.mlir
+// The index is 5 past the label: no bound keeps it inside the table.
+func.func @main(%table: tensor<5xf32>, %labels: tensor<8xi64>) -> tensor<8xf32> {
+  %c5 = arith.constant 5 : index
+  %init = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%labels : tensor<8xi64>) outs(%init : tensor<8xf32>) {
+  ^bb0(%l: i64, %o: f32):
+    %i = arith.index_cast %l : i64 to index
+    %j = arith.addi %i, %c5 : index
+    %v = tensor.extract %table[%j] : tensor<5xf32>
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+//--- gather.mlir
+func.func @main(%table: tensor<5xf32>, %labels: tensor<8xi64>) -> tensor<8xf32> {
+  %init = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%labels : tensor<8xi64>) outs(%init : tensor<8xf32>) {
+  ^bb0(%l: i64, %o: f32):
+    %i = arith.index_cast %l : i64 to index
+    %v = tensor.extract %table[%i] : tensor<5xf32>
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+//--- narrow.mlir
+func.func @main(%x: tensor<64xi8>) -> tensor<64xi8> {
+  return %x : tensor<64xi8>
+}
+
+//--- empty.mlir
+func.func @main(%x: tensor<0x4xf32>) -> tensor<0x4xf32> {
+  return %x : tensor<0x4xf32>
+}
