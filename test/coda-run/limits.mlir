@@ -16,6 +16,7 @@
 // RUN: coda-run %t/gather.mlir --int-max 100000000 | FileCheck %s --check-prefix=GATHER
 // RUN: coda-run %t/narrow.mlir --int-max 1000 | FileCheck %s --check-prefix=NARROW
 // RUN: coda-run %t/empty.mlir | FileCheck %s --check-prefix=EMPTY
+// RUN: not coda-run %t/zero-row-output.mlir 2>&1 | FileCheck %s --check-prefix=ZEROROWS
 
 // HUGE: huge.mlir:1:1: error: running @main may need 13194139533312 bytes (12288.00 GiB) of memory, above the limit of {{.*}} (raise it with --max-memory)
 // OVERFLOW: overflow.mlir:1:1: error: argument #0 of @main has type 'tensor<4611686018427387904xf32>', which needs more than 2^63 bytes
@@ -31,6 +32,8 @@
 // An i8 input holds [0, 128): int-max is narrowed to it.
 // NARROW: result #0: tensor<64xi8> min {{.*}} max {{([0-9]\.[0-9]{4}e\+0[01]|1\.[01][0-9]{3}e\+02|1\.2[0-7]00e\+02)}} mean
 // EMPTY: result #0: tensor<0x4xf32> has no elements
+// A 0-row output for 16 input rows (upstream's verifier skips sizes of 0): checked as it runs.
+// ZEROROWS: zero-row-output.mlir:2:8: error: runtime check failed while running @main: dimension #0 of input/output operand #2 is incompatible with inferred dimension size
 
 //--- huge.mlir
 func.func @main(%x: tensor<1099511627776xf32>) -> tensor<1099511627776xf32> {
@@ -100,4 +103,10 @@ func.func @main(%x: tensor<64xi8>) -> tensor<64xi8> {
 //--- empty.mlir
 func.func @main(%x: tensor<0x4xf32>) -> tensor<0x4xf32> {
   return %x : tensor<0x4xf32>
+}
+
+//--- zero-row-output.mlir
+func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %c: tensor<0x4xf32>) -> tensor<0x4xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x4xf32>) outs(%c : tensor<0x4xf32>) -> tensor<0x4xf32>
+  return %r : tensor<0x4xf32>
 }
