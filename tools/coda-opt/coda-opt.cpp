@@ -18,6 +18,7 @@ int main(int argc, char **argv) {
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "coda optimizer: GEMM-epilogue passes and pipelines\n", registry);
   // A crash names the input in its stack dump (MlirOptMain installs the signal handlers).
-  llvm::PrettyStackTraceFormat processing("coda-opt: processing '%s'", input.c_str());
+  std::string what = "coda-opt: processing '" + input + "'";
+  llvm::PrettyStackTraceString processing(what.c_str());
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, input, output, registry));
 }

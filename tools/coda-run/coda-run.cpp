@@ -241,7 +241,8 @@ int main(int argc, char **argv) {
       "its largest error is within --baseline-factor times the baseline's, plus atol.\n");
 
   // A crash names the input in its stack dump.
-  llvm::PrettyStackTraceFormat running("coda-run: running '%s'", inputFile.c_str());
+  std::string what = "coda-run: running '" + inputFile + "'";
+  llvm::PrettyStackTraceString running(what.c_str());
   if (intMax < 1 || intMax > (1LL << 53)) {
     llvm::errs() << "coda-run: --int-max must be between 1 and 2^53, got " << intMax << "\n";
     return 2;
