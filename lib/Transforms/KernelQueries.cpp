@@ -9,6 +9,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -18,8 +20,14 @@ static int64_t bytesOf(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
     return 0;
-  int64_t bits = shaped.getElementTypeBitWidth();
-  return shaped.getNumElements() * ((bits + 7) / 8);
+  // An index is 64 bits on every target coda runs on (the CUDA backend stores it as long long).
+  Type element = shaped.getElementType();
+  int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+  int64_t bytes = (bits + 7) / 8;
+  for (int64_t size : shaped.getShape())
+    if (llvm::MulOverflow(bytes, size, bytes))
+      return std::numeric_limits<int64_t>::max(); // saturates, as Traffic's sums do
+  return bytes;
 }
 
 bool mlir::coda::isKernel(Operation *op) { return isa<GemmOp, linalg::LinalgOp>(op); }
@@ -51,13 +59,14 @@ bool mlir::coda::isDataMovement(Operation *op) {
 Traffic mlir::coda::kernelTraffic(Operation *op) {
   Traffic t;
   if (auto gemm = dyn_cast<GemmOp>(op)) {
-    t.read += bytesOf(gemm.getA().getType()) + bytesOf(gemm.getB().getType());
+    Traffic::add(t.read, bytesOf(gemm.getA().getType()));
+    Traffic::add(t.read, bytesOf(gemm.getB().getType()));
     // Row statistics are summed from the tiles of A the kernel reads anyway.
     for (auto [i, v] : llvm::enumerate(gemm.getExtras()))
       if (!isRowStatistic(gemm.getRole(i)))
-        t.read += bytesOf(v.getType());
+        Traffic::add(t.read, bytesOf(v.getType()));
     for (Value v : gemm.getInits())
-      t.read += bytesOf(v.getType());
+      Traffic::add(t.read, bytesOf(v.getType()));
   } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     for (OpOperand &operand : op->getOpOperands()) {
       // An init that is a fill is never read from memory (a product starting from zero, a
@@ -65,11 +74,11 @@ Traffic mlir::coda::kernelTraffic(Operation *op) {
       if (linalgOp.isDpsInit(&operand) && (!linalgOp.payloadUsesValueFromOperand(&operand) ||
                                           operand.get().getDefiningOp<linalg::FillOp>()))
         continue;
-      t.read += bytesOf(operand.get().getType());
+      Traffic::add(t.read, bytesOf(operand.get().getType()));
     }
   }
   for (Value result : op->getResults())
-    t.written += bytesOf(result.getType());
+    Traffic::add(t.written, bytesOf(result.getType()));
   return t;
 }
 

@@ -41,7 +41,9 @@ struct CodaReportTrafficPass : coda::impl::CodaReportTrafficBase<CodaReportTraff
           os << "  line " << loc.getLine();
         os << "\n";
       }
-      int64_t total0 = before.read + before.written, total1 = after.read + after.written;
+      int64_t total0 = before.read, total1 = after.read;
+      Traffic::add(total0, before.written);
+      Traffic::add(total1, after.written);
       os << llvm::formatv("  total: {0} bytes -> {1} bytes ({2:f2}x less)\n", total0, total1,
                           total1 ? double(total0) / double(total1) : 0.0);
     }

@@ -70,3 +70,26 @@ func.func @linear_bias(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>, %b: tensor<3
   } -> tensor<8x32xf32>
   return %y : tensor<8x32xf32>
 }
+
+// -----
+
+// index tensors count 8 bytes an element; sizes no machine holds saturate instead of wrapping.
+// CHECK-LABEL: @index_and_huge: bytes read + written per kernel
+// CHECK-NEXT:    linalg.generic 128 + 128 -> 128 + 128 line
+// CHECK-NEXT:    linalg.generic 9223372036854775807 + 9223372036854775807 -> 9223372036854775807 + 9223372036854775807 line
+// CHECK-NEXT:    total: 9223372036854775807 bytes
+func.func @index_and_huge(%i: tensor<16xindex>, %h: tensor<4611686018427387904x4xf32>) -> (tensor<16xindex>, tensor<4611686018427387904x4xf32>) {
+  %e = tensor.empty() : tensor<16xindex>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%i : tensor<16xindex>) outs(%e : tensor<16xindex>) {
+  ^bb0(%a: index, %o: index):
+    %s = arith.addi %a, %a : index
+    linalg.yield %s : index
+  } -> tensor<16xindex>
+  %eh = tensor.empty() : tensor<4611686018427387904x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<4611686018427387904x4xf32>) outs(%eh : tensor<4611686018427387904x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4611686018427387904x4xf32>
+  return %r, %g : tensor<16xindex>, tensor<4611686018427387904x4xf32>
+}

@@ -8,6 +8,9 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 #include <string>
 
@@ -17,13 +20,18 @@ namespace mlir::coda {
 std::string whyContractionIsNotFused(linalg::LinalgOp contraction);
 
 /// Bytes a kernel reads and writes in global memory, each operand read once and each result
-/// written once (inits only when the kernel reads them).
+/// written once (inits only when the kernel reads them). Sums saturate at INT64_MAX: a program
+/// may name tensors no machine holds.
 struct Traffic {
   int64_t read = 0;
   int64_t written = 0;
+  static void add(int64_t &total, int64_t bytes) {
+    if (llvm::AddOverflow(total, bytes, total))
+      total = std::numeric_limits<int64_t>::max();
+  }
   Traffic &operator+=(const Traffic &o) {
-    read += o.read;
-    written += o.written;
+    add(read, o.read);
+    add(written, o.written);
     return *this;
   }
 };
