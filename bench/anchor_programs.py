@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The anchor cases of DESIGN.md as PyTorch functions, and their linalg programs.
+"""The eight anchor cases of the benchmarks as PyTorch functions, and their linalg programs.
 
 Each case is a bf16 PyTorch function with its weights as arguments. `write(OUT_DIR, sizes)`
 exports every case with torch-mlir (`fx.export_and_import(..., "linalg-on-tensors")`) into

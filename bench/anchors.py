@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The anchor benchmark: coda against cuBLAS GEMM alone, PyTorch eager and torch.compile.
 
-For each anchor case of DESIGN.md (bench/anchor_programs.py: bf16, M = 8192, Llama-3-8B sizes)
+For each anchor case (bench/anchor_programs.py: bf16, M = 8192, Llama-3-8B sizes)
 coda's code comes from the linalg program torch-mlir wrote (bench/programs/anchor/<case>.mlir)
 through `coda-opt --coda-fuse` and `coda-translate --coda-to-cuda --emit-torch-binding` (run
 where LLVM is, or beforehand into --emitted DIR). On the GPU each case
@@ -29,7 +29,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
                         [--no-compile] [--bf16-epilogues] [--staged-halves] [--global-tables]
-                        [--row-pass] [--row-pass-held] [--thread-stores] ...
+                        [--thread-stores] ...
 """
 import argparse
 import concurrent.futures
@@ -186,39 +186,26 @@ DEFAULT = ("", "--coda-fuse", ())
 VARIANTS = {
     "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),
     "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),
-    "coda_mainloop_stats": ("_mainloop_stats", "--coda-fuse=mainloop-row-stats=true", ()),
     "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--overlap-rows=false",)),
     "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),
     "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
-    "coda_row_pass": ("_row_pass", "--coda-fuse", ("--row-pass",)),
-    "coda_row_pass_held": ("_row_pass_held", "--coda-fuse", ("--row-pass-held",)),
     "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
     "coda_adapter_launch": ("_adapter_launch", "--coda-fuse", ("--direct-launch=false",)),
-    "coda_chain_launches": ("_chain_launches", "--coda-fuse", ("--chain-launches",)),
 }
 # The option that adds each variant, and what the variant changes.
 VARIANT_OPTIONS = {
     "coda_bf16": ("--bf16-epilogues", "a bf16 rounding after every epilogue op"),
     "coda_staged_halves": ("--staged-halves", "RoPE's pairs staged, then copied into their halves"),
-    "coda_mainloop_stats": ("--mainloop-stats", "the norm statistics of A summed from the "
-                            "kernel's A tiles instead of by a pass before the kernel"),
     "coda_serial_rows": ("--serial-rows", "a norm's row statistics computed before the kernel "
                          "instead of beside it"),
     "coda_all_sms": ("--all-sms", "one CTA per SM instead of whole waves of tiles"),
     "coda_global_tables": ("--global-tables", "RoPE's tables loaded by each thread instead of "
                            "through TMA"),
-    "coda_row_pass": ("--row-pass", "a norm's output computed beside the kernel (its row pass) "
-                      "instead of by a pass after it"),
-    "coda_row_pass_held": ("--row-pass-held", "a norm's output written by each tile from the "
-                           "values it holds, once its row block is complete, instead of by a "
-                           "pass after the kernel"),
     "coda_thread_stores": ("--thread-stores", "SwiGLU's contracted output stored by each thread "
                            "instead of through TMA"),
     "coda_adapter_launch": ("--adapter-launch", "CUTLASS kernels launched by GemmUniversalAdapter "
                             "(attributes and driver entry point on every call) instead of by "
                             "coda's host path"),
-    "coda_chain_launches": ("--chain-launches", "coda's own kernels launched behind the kernel "
-                            "before them (programmatic dependent launch) instead of after it"),
 }
 
 

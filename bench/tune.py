@@ -4,7 +4,7 @@
 `coda-translate --coda-to-cuda` writes, for every kernel, its tuning key and the model's ranked
 candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} model X ms`).
 
-  bench/tune.py emit DIR [--top N] [--max-splits S] [--around DB] [--only CASE] [--block]
+  bench/tune.py emit DIR [--top N] [--around DB] [--only CASE] [--block]
                                        (where LLVM is) fuses every anchor program (--block: and
                                        the block's two halves, block_pre and block_post), for each
                                        kernel writes one .cu per candidate (a one-entry tuning
@@ -48,9 +48,7 @@ EPILOGUE_N = 64
 
 def normal(config):
     """A configuration with coda-translate's defaults spelled out, for comparing entries."""
-    splits = config.get("splits", 1)
-    return dict(config, splits=splits, swizzle=config.get("swizzle", 1 if splits > 1 else 8),
-                division=config.get("division", "ieee"))
+    return dict(config, swizzle=config.get("swizzle", 8), division=config.get("division", "ieee"))
 
 
 def neighbours(config, divides=False):
@@ -99,10 +97,10 @@ def variants_of(kernel, top, around):
     config = around[kernel["key"]]
     configs = neighbours(config, any("division" in c for c, _ in kernel["candidates"]))
     # And the model's best of the other schedule: a database measured on one GPU can hold the
-    # schedule another GPU ranks second (the H100 took SwiGLU's and QK + RoPE's cooperative
-    # 128x256 tiles where the H200 had taken ping-pong).
+    # schedule another GPU ranks second (SwiGLU's fastest kernel is cooperative 128x256 on the
+    # H100, ping-pong 128x128 on the H200).
     other = next((c for c, _ in kernel["candidates"]
-                  if c["schedule"] != config["schedule"] and normal(c)["splits"] == 1), None)
+                  if c["schedule"] != config["schedule"]), None)
     if other is not None and all(normal(other) != normal(c) for c in configs):
         configs.append(other)
     return "database", [(c, next((ms for m, ms in model if m == normal(c)), None))
@@ -145,8 +143,8 @@ def emit(args):
     for case in cases:
         fused = os.path.join(args.dir, f"{case}.fused.mlir")
         subprocess.run([opt, "--coda-fuse", sources[case], "-o", fused], check=True)
-        text = subprocess.run([translate, "--coda-to-cuda", f"--max-splits={args.max_splits}",
-                               fused], check=True, capture_output=True, text=True).stdout
+        text = subprocess.run([translate, "--coda-to-cuda", fused], check=True,
+                              capture_output=True, text=True).stdout
         for kernel in kernel_candidates(text):
             baseline, configs = variants_of(kernel, args.top, around)
             for rank, (config, model_ms) in enumerate(configs):
@@ -176,8 +174,8 @@ def rank_variants(ms):
 
 
 # A variant replaces the baseline only when it is at least this much faster: closer medians are
-# within what moves between two runs of the same kernel (tied variants traded places between
-# runs), and a tie is no reason to change a kernel.
+# within what moves between two runs of the same kernel (tied variants trade places from run to
+# run), and a tie is no reason to change a kernel.
 MIN_GAIN = 1.005
 
 
@@ -337,8 +335,6 @@ def main():
                              "(emit; default: $CODA_BUILD_DIR or build/)")
     parser.add_argument("--builds", default=None, help="folder for the extension builds")
     parser.add_argument("--top", type=int, default=7, help="candidates per kernel (emit)")
-    parser.add_argument("--max-splits", type=int, default=1, choices=[1, 2, 4],
-                        help="also list split-K candidates up to this factor (emit)")
     parser.add_argument("--reps", type=int, default=21,
                         help="interleaved alternations whose medians are compared (measure)")
     parser.add_argument("--only", default=None, help="one case")

@@ -1,7 +1,6 @@
 // Residual + RMSNorm with both outputs: h = res + x · W_oᵀ with the row sums of h², then
 // y = h · rsqrt(Σh²/N + ε) · γ. The normalization needs whole rows of h, so it is a
-// linalg.generic after the kernel, which coda-translate runs after it (by default) or inside it
-// as its row pass (--row-pass), on each tile once the tile's rows are complete. Three functions at three sizes:
+// linalg.generic that coda-translate runs after the kernel. Three functions at three sizes:
 // @main (whole tiles), @ragged (partial tiles at both edges), @tall (many rounds of tiles).
 #rows = affine_map<(i, j) -> (i, 0)>
 #cols = affine_map<(i, j) -> (j)>

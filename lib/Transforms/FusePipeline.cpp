@@ -38,10 +38,6 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // one elementwise op.
   pm.nest<func::FuncOp>().addPass(createCodaInlineMatrixOperands());
   pm.nest<func::FuncOp>().addPass(createCodaFuseInterleavedPairs());
-  // After FuseLeftovers has merged LayerNorm's two reductions and their widening of x. Off by
-  // default: measured slower on the H200 (docs/benchmarks.md).
-  if (options.mainloopRowStats)
-    pm.nest<func::FuncOp>().addPass(createCodaFoldRowStatistics());
   if (options.fp32Epilogues)
     pm.nest<func::FuncOp>().addPass(createCodaFp32Epilogues());
   // Bounds checks the index ranges decide go before the last cleanup folds what they guarded.

@@ -61,10 +61,8 @@ Traffic mlir::coda::kernelTraffic(Operation *op) {
   if (auto gemm = dyn_cast<GemmOp>(op)) {
     Traffic::add(t.read, bytesOf(gemm.getA().getType()));
     Traffic::add(t.read, bytesOf(gemm.getB().getType()));
-    // Row statistics are summed from the tiles of A the kernel reads anyway.
-    for (auto [i, v] : llvm::enumerate(gemm.getExtras()))
-      if (!isRowStatistic(gemm.getRole(i)))
-        Traffic::add(t.read, bytesOf(v.getType()));
+    for (Value v : gemm.getExtras())
+      Traffic::add(t.read, bytesOf(v.getType()));
     for (Value v : gemm.getInits())
       Traffic::add(t.read, bytesOf(v.getType()));
   } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {

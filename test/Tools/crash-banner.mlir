@@ -1,16 +1,29 @@
 // A crash inside a tool (here MLIR 22's own parser, which dereferences a null element type on
-// `array<index: ...>`) prints coda's banner and a stack dump that names the input file.
-// RUN: not --crash coda-opt %s 2>&1 | FileCheck %s --check-prefix=OPT
-// RUN: not --crash coda-translate --coda-to-cuda %s 2>&1 | FileCheck %s --check-prefix=TRANSLATE
-// RUN: not --crash coda-run %s 2>&1 | FileCheck %s --check-prefix=CPU
+// `array<index: ...>`, and stores a null permutation for linalg.transpose's malformed one) prints
+// coda's banner and a stack dump that names the input file.
+// RUN: split-file %s %t
+// RUN: not --crash coda-opt %t/array.mlir 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not --crash coda-opt %t/transpose.mlir 2>&1 | FileCheck %s --check-prefix=TRANSPOSE
+// RUN: not --crash coda-translate --coda-to-cuda %t/array.mlir 2>&1 | FileCheck %s --check-prefix=TRANSLATE
+// RUN: not --crash coda-run %t/array.mlir 2>&1 | FileCheck %s --check-prefix=CPU
 
 // OPT: PLEASE report this crash of a coda tool with the input file and the stack dump below
-// OPT: coda-opt: processing '{{.*}}crash-banner.mlir'
+// OPT: coda-opt: processing '{{.*}}array.mlir'
+// TRANSPOSE: PLEASE report this crash of a coda tool
+// TRANSPOSE: coda-opt: processing '{{.*}}transpose.mlir'
+// TRANSPOSE: MLIR Parser: custom op parser 'linalg.transpose'
 // TRANSLATE: PLEASE report this crash of a coda tool
-// TRANSLATE: Program arguments: {{.*}}coda-translate --coda-to-cuda {{.*}}crash-banner.mlir
+// TRANSLATE: Program arguments: {{.*}}coda-translate --coda-to-cuda {{.*}}array.mlir
 // CPU: PLEASE report this crash of a coda tool
-// CPU: coda-run: running '{{.*}}crash-banner.mlir'
+// CPU: coda-run: running '{{.*}}array.mlir'
 
+//--- array.mlir
 func.func @main() attributes {a = array<index: 1, 2>} {
   return
+}
+
+//--- transpose.mlir
+func.func @main(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%y : tensor<8x4xf32>) permutation = [1, x]
+  return %t : tensor<8x4xf32>
 }

@@ -30,22 +30,6 @@ func.func @main(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>)
   return %0#0, %0#1, %1 : tensor<8x32xf32>, tensor<8xf32>, tensor<8x32xf32>
 }
 
-// A row statistic of A is summed from the tiles of A the kernel reads anyway: A (8x16 bf16 =
-// 256) and B (32x16 = 1024) are read once, the result (8x32 bf16 = 512) written.
-// CHECK-LABEL: @norm: bytes read + written per kernel (before fusion -> after)
-// CHECK-NEXT:    coda.gemm                 1280 + 512          ->         1280 + 512
-func.func @norm(%x: tensor<8x16xbf16>, %w: tensor<32x16xbf16>) -> tensor<8x32xbf16> {
-  %0 = coda.gemm %x, %w transpose_b : tensor<8x16xbf16>, tensor<32x16xbf16>
-      with(%x as row_sumsq : tensor<8x16xbf16>)
-      -> (store tensor<8x32xbf16>)
-      epilogue(%acc: f32, %ss: f32, %i: index, %j: index) {
-    %r = math.rsqrt %ss : f32
-    %y = arith.mulf %acc, %r : f32
-    coda.yield %y : f32
-  }
-  return %0 : tensor<8x32xbf16>
-}
-
 // Fusion credits only the computations a kernel replaces: the weight transpose torch-mlir
 // writes for F.linear and the product's zero fill are data movement any GEMM does without, so
 // they count neither before nor after. Before: the product (A 512 + B 2048, the fill not read;

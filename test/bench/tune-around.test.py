@@ -17,7 +17,6 @@ text = "\n".join([
     f"// coda-candidate: {json.dumps(dict(coop, cluster=[1, 1]))} model 0.700 ms",
     "// coda-tuning-key: K3",
     f"// coda-candidate: {json.dumps(pingpong)} model 0.500 ms",
-    f"// coda-candidate: {json.dumps(dict(coop, splits=2))} model 0.550 ms",
     f"// coda-candidate: {json.dumps(coop)} model 0.600 ms",
     "// coda-tuning-key: K4",
     f"// coda-candidate: {json.dumps(pingpong)} model 0.500 ms",

@@ -131,8 +131,8 @@ def expand(m, n, k):
     return (x, w, s), [out]
 
 
-def layernorm_qkv(m, n, k):
-    """LayerNorm (D = 512, whatever K is) folded into the product; Σx and Σx² from the kernel."""
+def layernorm_qkv(m=256, n=768, k=512):
+    """LayerNorm (D = 512) folded into the product; Σx and Σx² from a reduction before it."""
     x, w = bf16(m, k), bf16(n, k)
     wsum = w.float().sum(1)
     mean = x.float().sum(1) / 512
@@ -142,10 +142,9 @@ def layernorm_qkv(m, n, k):
 
 EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, swiglu, rope,
                                     rope_halves, lm_head_ce, pre_post_activation, expand,
-                                    layernorm_qkv, relu]}
+                                    relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
 EXAMPLES["bias_gelu_adapter_launch"] = bias_gelu  # launched by CUTLASS's adapter, not coda's host path
-EXAMPLES["lm_head_ce_chained"] = lm_head_ce  # its combines launched behind the kernel
 
 
 def rmsnorm_block():
@@ -207,15 +206,11 @@ ROW_OUTPUTS = [("main", lambda: rmsnorm_output(512, 1024, 512)),
                ("tall", lambda: rmsnorm_output(8191, 4096, 256))]
 FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnorm_block)],
              "rmsnorm_output": ROW_OUTPUTS,
-             "rmsnorm_output_row_pass": ROW_OUTPUTS,
-             "rmsnorm_output_row_pass_held": ROW_OUTPUTS,
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 FUNCTIONS["gpt_oss_mlp"] = [("main", gpt_oss_mlp)]
+FUNCTIONS["layernorm_qkv"] = [("main", layernorm_qkv)]
 FUNCTIONS["rmsnorm_block_adapter_launch"] = FUNCTIONS["rmsnorm_block"]  # through CUTLASS's adapter
-# coda's own kernels launched behind the kernel before them (--chain-launches).
-FUNCTIONS["rmsnorm_output_chained"] = ROW_OUTPUTS
-FUNCTIONS["rmsnorm_block_chained"] = FUNCTIONS["rmsnorm_block"]
 
 
 def adapt(name, shape):
@@ -230,14 +225,9 @@ def adapt(name, shape):
 
 
 # Examples emitted once more with other coda-translate options: name -> (example, options).
-VARIANTS = {"rmsnorm_output_row_pass": ("rmsnorm_output", ["--row-pass"]),
-            "rmsnorm_output_row_pass_held": ("rmsnorm_output", ["--row-pass-held"]),
-            "swiglu_threads": ("swiglu", ["--tma-contract=false"]),
+VARIANTS = {"swiglu_threads": ("swiglu", ["--tma-contract=false"]),
             "bias_gelu_adapter_launch": ("bias_gelu", ["--direct-launch=false"]),
-            "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--direct-launch=false"]),
-            "lm_head_ce_chained": ("lm_head_ce", ["--chain-launches"]),
-            "rmsnorm_output_chained": ("rmsnorm_output", ["--chain-launches"]),
-            "rmsnorm_block_chained": ("rmsnorm_block", ["--chain-launches"])}
+            "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--direct-launch=false"])}
 
 
 # Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.

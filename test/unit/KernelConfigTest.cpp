@@ -109,42 +109,20 @@ TEST(KernelConfigTest, TwoByTwoClustersNeverBeatTwoByOne) {
   }
 }
 
-// Split-K, when allowed: a decode-sized product (one row of tiles, K deep) fills the SMs with
-// 4 splits; a prefill-sized one has tiles enough and keeps whole tiles. Ping-pong never splits.
-TEST(KernelConfigTest, SplitsOnlyWhereTilesAreFew) {
-  KernelConfig decode = rankConfigs({64, 4096, 14336, 2.0, 4, /*maxSplits=*/4}).front().first;
-  EXPECT_EQ(decode.splits, 4);
-  EXPECT_FALSE(decode.pingpong);
-  EXPECT_EQ(rankConfigs({8192, 4096, 14336, 4.0, 8, 4}).front().first.splits, 1);
-  for (auto &[config, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
-    EXPECT_TRUE(config.splits == 1 || !config.pingpong);
-  EXPECT_EQ(rankConfigs({64, 4096, 14336, 2.0, 4}).size(), 20u); // no splits unless asked
-}
-
 // A plain epilogue takes the 64-column subtile at the tiles where stage 2 measured it faster
-// (cooperative 128x256, ping-pong 128x128 and 64x256), CUTLASS's automatic one elsewhere, in
-// split-K kernels and for any other epilogue.
+// (cooperative 128x256, ping-pong 128x128 and 64x256), CUTLASS's automatic one elsewhere and for
+// any other epilogue.
 TEST(KernelConfigTest, WiderSubtileOnlyWhereMeasured) {
-  KernelProblem plain{64, 4096, 14336, 2.0, 4, /*maxSplits=*/4, /*plainEpilogue=*/true};
+  KernelProblem plain{64, 4096, 14336, 2.0, 4, /*plainEpilogue=*/true};
   for (auto &[c, ms] : rankConfigs(plain)) {
-    bool measured = c.splits == 1 && (c.tileN == 256 || (c.pingpong && c.tileM == 128));
+    bool measured = c.tileN == 256 || (c.pingpong && c.tileM == 128);
     EXPECT_EQ(c.epilogueN, measured ? 64 : 0) << c.str();
   }
-  for (auto &[c, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
+  for (auto &[c, ms] : rankConfigs({64, 4096, 14336, 2.0, 4}))
     EXPECT_EQ(c.epilogueN, 0) << c.str();
 }
 
-TEST(KernelConfigTest, SplitsAppearInTextAndJsonOnlyWhenUsed) {
-  KernelConfig config;
-  EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic");
-  config.splits = 2;
-  config.swizzle = config.defaultSwizzle();
-  EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic split 2");
-  EXPECT_EQ(config.json(), "{\"tile\": [128, 256, 64], \"cluster\": [2, 1], \"schedule\": "
-                           "\"cooperative\", \"raster\": \"heuristic\", \"splits\": 2}");
-}
-
-// Whole tiles are swizzled by 8 unless a database says otherwise; split-K kernels are not.
+// Tiles are swizzled by 8 unless a database says otherwise.
 TEST(KernelConfigTest, SwizzleAppearsInTextAndJsonOnlyWhenNotTheDefault) {
   KernelConfig config;
   EXPECT_EQ(config.swizzle, 8);
@@ -152,8 +130,8 @@ TEST(KernelConfigTest, SwizzleAppearsInTextAndJsonOnlyWhenNotTheDefault) {
   EXPECT_EQ(config.str(), "128x256x64 cluster 2x1 cooperative raster heuristic swizzle 1");
   EXPECT_EQ(config.json(), "{\"tile\": [128, 256, 64], \"cluster\": [2, 1], \"schedule\": "
                            "\"cooperative\", \"raster\": \"heuristic\", \"swizzle\": 1}");
-  for (auto &[c, ms] : rankConfigs({64, 4096, 14336, 2.0, 4, 4}))
-    EXPECT_EQ(c.swizzle, c.splits > 1 ? 1 : 8) << c.str();
+  for (auto &[c, ms] : rankConfigs({64, 4096, 14336, 2.0, 4}))
+    EXPECT_EQ(c.swizzle, 8) << c.str();
 }
 
 // The epilogue subtile is CUTLASS's automatic choice unless a database widens it; the model

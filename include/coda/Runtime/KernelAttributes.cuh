@@ -1,7 +1,7 @@
 //===- KernelAttributes.cuh - what a CUTLASS kernel needs set before it runs ---===//
 //
-// The host side that coda's launch path (Launch.cuh) and the held row pass's grid (RowPass.cuh)
-// share: a kernel's entry point, its attributes, set once per device, and its cluster shape.
+// The host side of coda's launch path (Launch.cuh): a kernel's entry point, its attributes, set
+// once per device, and its cluster shape.
 //
 // Its functions are static, each emitted file's own. Two files built into two extensions of one
 // process may hold kernels of one name (main_k0_kernel, ...), so one GEMM type by name, whose

@@ -105,39 +105,6 @@ inline int wholeWaves(int m, int n, int tileM, int tileN, int clusterM, int clus
   return wavesOn(smCount(), m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster).ctas;
 }
 
-/// The CTAs for a kernel whose tiles wait for the other tiles of their row block (a held row
-/// pass, coda/Runtime/RowPass.cuh; arguments as wavesOn, and the clusters of the kernel the GPU
-/// holds at once, 0 if unknown): whole row blocks of clusters, all resident, so that a row
-/// block's tiles share a wave, in as few waves as that allows. 0 unless the tiles run along N
-/// without swizzle (a row block's tiles one stretch of the scheduler's order), or when the GPU is
-/// unknown or cannot hold a row block's tiles at once (a tile would wait for one its own CTA has
-/// yet to run).
-inline int rowBlockWavesOn(int sms, int clusters, int m, int n, int tileM, int tileN,
-                           int clusterM, int clusterN, int maxSwizzle,
-                           cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
-  Waves w = wavesOn(sms, m, n, tileM, tileN, clusterM, clusterN, maxSwizzle, raster);
-  if (w.ctas < 1 || w.scheduler.log_swizzle_size_ != 0 ||
-      w.scheduler.raster_order_ != cutlass::gemm::kernel::detail::RasterOrder::AlongN)
-    return 0;
-  long long resident = w.sms / (clusterM * clusterN);
-  if (clusters > 0 && clusters < resident)
-    resident = clusters;
-  long long rowBlock = w.scheduler.problem_tiles_n_, rowBlocks = w.scheduler.problem_tiles_m_;
-  long long perWave = resident / rowBlock;
-  if (perWave < 1)
-    return 0;
-  long long waves = (rowBlocks + perWave - 1) / perWave;
-  return int((rowBlocks + waves - 1) / waves * rowBlock * clusterM * clusterN);
-}
-
-/// rowBlockWavesOn for this GPU.
-inline int rowBlockWaves(int clusters, int m, int n, int tileM, int tileN, int clusterM,
-                         int clusterN, int maxSwizzle,
-                         cutlass::gemm::kernel::detail::RasterOrderOptions raster) {
-  return rowBlockWavesOn(smCount(), clusters, m, n, tileM, tileN, clusterM, clusterN, maxSwizzle,
-                         raster);
-}
-
 /// rowsOverlapOn for this GPU.
 inline RowsOverlap rowsOverlap(int m, int n, int tileM, int tileN, int clusterM, int clusterN,
                                int maxSwizzle,

@@ -17,7 +17,6 @@
 #include <cuda_runtime.h>
 #include <cmath>
 
-#include "coda/Runtime/Chain.cuh"
 
 #include "cutlass/array.h"
 #include "cutlass/numeric_conversion.h"
@@ -95,11 +94,9 @@ template <Combiner C, class P> __device__ __forceinline__ float finalValue(P acc
     return acc;
 }
 
-/// (Chain.cuh: it may be chained behind the GEMM that wrote the partials.)
 template <Combiner C, class P>
 __global__ void combinePartials(const P *part, float *out, int count, int tiles, long long pitch,
                                 int group) {
-  awaitPriorGrid();
   __shared__ P rows[kCombineRowsMany][32];
   int o = blockIdx.x * 32 + threadIdx.x, y = threadIdx.y, ys = blockDim.y;
   P acc = part[0]; // replaced below: a thread folds at least one slot
@@ -121,39 +118,12 @@ __global__ void combinePartials(const P *part, float *out, int count, int tiles,
   out[o] = finalValue<C>(acc);
 }
 
-/// Output o from its partials in `tiles` tiles (slot t·pitch + o), folded in tile order by one
-/// thread: the row pass (RowPass.cuh) combines a row block's rows this way inside the GEMM.
-template <Combiner C, class P>
-__device__ __forceinline__ float foldPartials(const P *part, int tiles, long long pitch,
-                                              long long o) {
-  // Eight partials in flight at a time, folded in order.
-  constexpr int kAhead = 8;
-  P acc = part[o];
-  for (int t0 = 1; t0 < tiles; t0 += kAhead) {
-    P v[kAhead];
-#pragma unroll
-    for (int j = 0; j < kAhead; ++j)
-      if (t0 + j < tiles)
-        v[j] = part[(t0 + j) * pitch + o];
-#pragma unroll
-    for (int j = 0; j < kAhead; ++j)
-      if (t0 + j < tiles)
-        acc = combine<C>(acc, v[j]);
-  }
-  return finalValue<C>(acc);
-}
-
-/// `chained`: launched behind the kernel before it (Chain.cuh), else after it.
 template <Combiner C, class P>
 inline cudaError_t launchCombine(const void *part, float *out, int count, int tiles,
-                                 long long pitch, int group, cudaStream_t stream,
-                                 bool chained = false) {
+                                 long long pitch, int group, cudaStream_t stream) {
   if (count <= 0)
     return cudaSuccess;
   dim3 grid((count + 31) / 32), block(32, combineRows(tiles));
-  if (chained)
-    return launchProgrammatic(combinePartials<C, P>, grid, block, stream,
-                              static_cast<const P *>(part), out, count, tiles, pitch, group);
   combinePartials<C, P><<<grid, block, 0, stream>>>(static_cast<const P *>(part), out, count,
                                                     tiles, pitch, group);
   return cudaGetLastError();

@@ -40,12 +40,6 @@ struct CodaFuseOptions : public PassPipelineOptions<CodaFuseOptions> {
                      "is stored, as torch.compile does (default; false rounds after every op "
                      "as the program is written)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> mainloopRowStats{
-      *this, "mainloop-row-stats",
-      llvm::cl::desc("Let a kernel compute the norm statistics of its own A from the tiles it "
-                     "streams instead of a reduction over A before the kernel (off by default: "
-                     "slower on the H200, docs/benchmarks.md)"),
-      llvm::cl::init(false)};
 };
 
 /// Builds --coda-fuse: every fusion pass, then canonicalization and CSE.

@@ -275,23 +275,6 @@ def CodaFuseInterleavedPairs : Pass<"coda-fuse-interleaved-pairs", "::mlir::func
                            "::mlir::tensor::TensorDialect"];
 }
 
-def CodaFoldRowStatistics : Pass<"coda-fold-row-stats", "::mlir::func::FuncOp"> {
-  let summary = "Let a kernel compute the row statistics of its own A";
-  let description = [{
-    A `row` operand of a `coda.gemm` that is the full sum, or sum of squares, over each row of
-    the kernel's own `A` (RMSNorm's Σx², LayerNorm's Σx and Σx², which the norm
-    reparametrization moves to the epilogue) becomes a `row_sum` / `row_sumsq` operand of `A`:
-    the statistic is then computed from the A tiles the kernel streams through shared memory
-    anyway, and the pass over A that computed it before the kernel is erased once nothing else
-    reads it. Applies to unbatched kernels with a bf16 or f16 A that is not transposed (what
-    the CUDA backend computes in its mainloop). Part of `--coda-fuse` with
-    `--coda-fuse=mainloop-row-stats=true`; off by default, because on the H200 the kernels that
-    sum A's tiles ran 4–10 % slower than the reduction before them plus the plain kernel
-    (docs/benchmarks.md).
-  }];
-  let dependentDialects = ["::mlir::coda::CodaDialect"];
-}
-
 def CodaFp32Epilogues : Pass<"coda-fp32-epilogues", "::mlir::func::FuncOp"> {
   let summary = "Compute the bf16/f16 arithmetic of coda.gemm epilogues in fp32, rounding once";
   let description = [{

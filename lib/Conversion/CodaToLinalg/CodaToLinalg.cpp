@@ -124,27 +124,6 @@ static Value buildContraction(OpBuilder &b, Location loc, GemmOp op) {
   return contraction.getResult(0);
 }
 
-/// The fp32 sum (sumsq: of squares) of every row of `t` ([B?, M, X] -> [B?, M]).
-static Value buildRowStatistic(OpBuilder &b, Location loc, Value t, bool squares) {
-  MLIRContext *ctx = b.getContext();
-  auto type = cast<RankedTensorType>(t.getType());
-  unsigned rank = type.getRank();
-  Value init = filledF32Tensor(b, loc, type.getShape().drop_back(), 0.0);
-  SmallVector<utils::IteratorType> iterators(rank - 1, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap out = in.dropResult(rank - 1);
-  auto sum = linalg::GenericOp::create(
-      b, loc, init.getType(), ValueRange{t}, ValueRange{init}, ArrayRef<AffineMap>{in, out},
-      iterators, [&](OpBuilder &nb, Location loc, ValueRange args) {
-        Value x = castFloat(nb, loc, args[0], nb.getF32Type());
-        if (squares)
-          x = arith::MulFOp::create(nb, loc, x, x);
-        linalg::YieldOp::create(nb, loc, arith::AddFOp::create(nb, loc, args[1], x).getResult());
-      });
-  return sum.getResult(0);
-}
-
 //===----------------------------------------------------------------------===//
 // 2-3. The epilogue over every output element
 //===----------------------------------------------------------------------===//
@@ -219,12 +198,6 @@ static SmallVector<Value> buildEpilogue(OpBuilder &b, Location loc, GemmOp op, V
       break;
     case OperandRole::Row:
       addPairedInput(b, loc, space, extra, {space.row()}, count, inputs, maps);
-      break;
-    case OperandRole::RowSum:
-    case OperandRole::RowSumSq:
-      addPairedInput(b, loc, space,
-                     buildRowStatistic(b, loc, extra, role == OperandRole::RowSumSq),
-                     {space.row()}, count, inputs, maps);
       break;
     case OperandRole::Col:
       addPairedInput(b, loc, space, extra, {space.group()}, count, inputs, maps);

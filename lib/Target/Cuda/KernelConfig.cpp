@@ -11,9 +11,7 @@
 // few warps). Clusters multicast operands (a small gain) but round the
 // tile grid up to whole clusters. Cluster shape affects L2 reuse, which the model cannot tell
 // apart: stage 2 times the alternatives. The raster order it picks from the operand bytes each
-// order reads from DRAM (rasterFor). Split-K (cooperative only, when
-// asked for) divides each tile's mainloop among `splits` CTAs: more work units fill the SMs when
-// tiles are few, at the price of writing and reading back fp32 partial tiles.
+// order reads from DRAM (rasterFor).
 // The epilogue subtile is not modelled: a plain epilogue takes 64 columns where stage 2
 // measured them faster (widerSubtileMeasured). Divisions go through div.full.f32 where they
 // may in cooperative kernels only, whose epilogue is on the critical path (fullDivision).
@@ -46,10 +44,10 @@ static const char *rasterName(KernelConfig::Raster r) {
 }
 
 std::string KernelConfig::str() const {
-  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}{9}{10}", tileM, tileN,
+  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}{9}", tileM, tileN,
                        tileK, clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
-                       rasterName(raster), splits > 1 ? " split " + std::to_string(splits) : "",
-                       swizzle != defaultSwizzle() ? " swizzle " + std::to_string(swizzle) : "",
+                       rasterName(raster),
+                       swizzle != kDefaultSwizzle ? " swizzle " + std::to_string(swizzle) : "",
                        epilogueN ? llvm::formatv(" epilogue {0}x{1}", epilogueTileM(), epilogueN)
                                        .str()
                                  : "",
@@ -59,11 +57,10 @@ std::string KernelConfig::str() const {
 
 std::string KernelConfig::json() const {
   return llvm::formatv("{{\"tile\": [{0}, {1}, {2}], \"cluster\": [{3}, {4}], \"schedule\": "
-                       "\"{5}\", \"raster\": \"{6}\"{7}{8}{9}{10}}",
+                       "\"{5}\", \"raster\": \"{6}\"{7}{8}{9}}",
                        tileM, tileN, tileK, clusterM, clusterN,
                        pingpong ? "pingpong" : "cooperative", rasterName(raster),
-                       splits > 1 ? ", \"splits\": " + std::to_string(splits) : "",
-                       swizzle != defaultSwizzle() ? ", \"swizzle\": " + std::to_string(swizzle) : "",
+                       swizzle != kDefaultSwizzle ? ", \"swizzle\": " + std::to_string(swizzle) : "",
                        epilogueN ? ", \"epilogue_n\": " + std::to_string(epilogueN) : "",
                        fullDivision ? ", \"division\": \"full\"" : "")
       .str();
@@ -72,7 +69,7 @@ std::string KernelConfig::json() const {
 bool KernelConfig::operator==(const KernelConfig &o) const {
   return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK && clusterM == o.clusterM &&
          clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster &&
-         splits == o.splits && swizzle == o.swizzle && epilogueN == o.epilogueN &&
+         swizzle == o.swizzle && epilogueN == o.epilogueN &&
          fullDivision == o.fullDivision;
 }
 
@@ -89,7 +86,7 @@ constexpr Shape shapes[] = {{128, 256, false, 0.80}, {256, 128, false, 0.78},
 } // namespace
 
 /// Whether the 64-column epilogue subtile beat CUTLASS's 32 for a plain epilogue at this tile.
-/// Stage 2 on the H200 (bench/results/tuning-run5-h200.log): cooperative 128x256 0.2-1.2 %
+/// Stage 2 on the H200 (docs/benchmarks.md): cooperative 128x256 0.2-1.2 %
 /// faster in four kernels and within 0.4 % in four; ping-pong 128x128 1.0 % (SwiGLU), 64x256
 /// 2.7 % (LM head + CE). Half as many steps, each a barrier of the warp groups and a TMA
 /// store. Where the epilogue read RoPE's tables or stored halves it lost 5-7 %: not plain.
@@ -145,39 +142,30 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
   const int clusters[][2] = {{2, 1}, {1, 1}, {1, 2}, {2, 2}};
   SmallVector<std::pair<KernelConfig, double>> ranked;
   for (const Shape &s : shapes)
-    for (const auto &c : clusters)
-      for (int splits = 1; splits <= (s.pingpong ? 1 : p.maxSplits); splits *= 2) {
-        KernelConfig config;
-        config.tileM = s.m;
-        config.tileN = s.n;
-        config.clusterM = c[0];
-        config.clusterN = c[1];
-        config.pingpong = s.pingpong;
-        config.splits = splits;
-        config.swizzle = config.defaultSwizzle();
-        double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
-        tilesM = std::ceil(tilesM / c[0]) * c[0];
-        tilesN = std::ceil(tilesN / c[1]) * c[1];
-        config.raster = rasterFor(p, config, tilesM, tilesN);
-        if (p.plainEpilogue && splits == 1 && widerSubtileMeasured(s))
-          config.epilogueN = 64;
-        config.fullDivision = !s.pingpong && p.epilogueOpsFullDivision > 0;
-        double ops = config.fullDivision ? p.epilogueOpsFullDivision : p.epilogueOpsPerElement;
-        double waves = std::ceil(tilesM * tilesN * splits / sms);
-        double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
-        // A work unit: 1/splits of a tile's mainloop, plus (split) its fp32 partial tile written
-        // and read back once; the epilogue runs once per tile, spread over its units.
-        double mainloop = 2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast) /
-                              splits +
-                          (splits > 1 ? 2.0 * s.m * s.n * 4 / (hbm / sms) : 0);
-        double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms) +
-                          s.m * s.n * ops /
-                              ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) *
-                               clock);
-        epilogue /= splits;
-        double perTile = s.pingpong ? std::max(mainloop, epilogue) : mainloop + epilogue;
-        ranked.push_back({config, waves * perTile * 1e3});
-      }
+    for (const auto &c : clusters) {
+      KernelConfig config;
+      config.tileM = s.m;
+      config.tileN = s.n;
+      config.clusterM = c[0];
+      config.clusterN = c[1];
+      config.pingpong = s.pingpong;
+      double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
+      tilesM = std::ceil(tilesM / c[0]) * c[0];
+      tilesN = std::ceil(tilesN / c[1]) * c[1];
+      config.raster = rasterFor(p, config, tilesM, tilesN);
+      if (p.plainEpilogue && widerSubtileMeasured(s))
+        config.epilogueN = 64;
+      config.fullDivision = !s.pingpong && p.epilogueOpsFullDivision > 0;
+      double ops = config.fullDivision ? p.epilogueOpsFullDivision : p.epilogueOpsPerElement;
+      double waves = std::ceil(tilesM * tilesN / sms);
+      double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
+      double mainloop = 2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast);
+      double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms) +
+                        s.m * s.n * ops /
+                            ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) * clock);
+      double perTile = s.pingpong ? std::max(mainloop, epilogue) : mainloop + epilogue;
+      ranked.push_back({config, waves * perTile * 1e3});
+    }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto &a, const auto &b) { return a.second < b.second; });
   return ranked;
@@ -208,7 +196,6 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     const llvm::json::Array *cluster = e ? e->getArray("cluster") : nullptr;
     std::optional<StringRef> schedule = e ? e->getString("schedule") : std::nullopt;
     std::optional<StringRef> raster = e ? e->getString("raster") : std::nullopt;
-    std::optional<int64_t> splits = e ? e->getInteger("splits") : std::nullopt;
     std::optional<int64_t> swizzle = e ? e->getInteger("swizzle") : std::nullopt;
     std::optional<int64_t> epilogueN = e ? e->getInteger("epilogue_n") : std::nullopt;
     std::optional<StringRef> division = e ? e->getString("division") : std::nullopt;
@@ -232,16 +219,9 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
       config.raster = KernelConfig::Raster::AlongN;
     else
       return bad("entry '" + key.str() + "': raster must be heuristic, along_m or along_n");
-    if (!isSplitFactor(splits.value_or(1)))
-      return bad("entry '" + key.str() + "': splits must be 1, 2 or 4");
-    config.splits = int(splits.value_or(1));
-    config.swizzle = int(swizzle.value_or(config.defaultSwizzle()));
+    config.swizzle = int(swizzle.value_or(KernelConfig::kDefaultSwizzle));
     if (!isSwizzle(config.swizzle))
       return bad("entry '" + key.str() + "': swizzle must be 1, 2, 4 or 8");
-    if (config.splits > 1 && config.swizzle > 1)
-      return bad("entry '" + key.str() + "': split-K kernels are not swizzled (\"swizzle\": 1)");
-    if (config.splits > 1 && config.pingpong)
-      return bad("entry '" + key.str() + "': split-K needs the cooperative schedule");
     config.epilogueN = int(epilogueN.value_or(0));
     if (epilogueN && (!isEpilogueWidth(*epilogueN) || config.tileN % *epilogueN != 0))
       return bad("entry '" + key.str() + "': epilogue_n must be 16, 32, 64 or 128 and divide " +

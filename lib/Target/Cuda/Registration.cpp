@@ -49,35 +49,12 @@ void mlir::coda::registerToCudaTranslation() {
                      "(default; the analytic model then takes that kernel's tiles along N, the "
                      "order the handover needs). =false runs the two one after the other"),
       llvm::cl::init(true));
-  static llvm::cl::opt<bool> rowPass(
-      "row-pass",
-      llvm::cl::desc("With --coda-to-cuda: run an elementwise linalg.generic that reads a "
-                     "kernel's stored result and its row reductions (a norm's output) beside "
-                     "that kernel, a row block at a time once its rows are complete (unsplit "
-                     "kernels, 8-element steps; experimental: correct on the H200, slower than "
-                     "the pass after the kernel, which is the default)"),
-      llvm::cl::init(false));
-  static llvm::cl::opt<bool> rowPassHeld(
-      "row-pass-held",
-      llvm::cl::desc("With --coda-to-cuda: the row pass (implies --row-pass) run by the kernel "
-                     "itself: each tile keeps the 16-bit values it stores in registers, waits for "
-                     "the other tiles of its row block and writes the generic's output from "
-                     "them, so that nothing reads the result back (tiles along N, without "
-                     "swizzle; experimental: correct on the H100, slower than the pass after the "
-                     "kernel)"),
-      llvm::cl::init(false));
   static llvm::cl::opt<bool> wholeWaves(
       "whole-waves",
       llvm::cl::desc("With --coda-to-cuda: run each persistent kernel on the fewest CTAs that "
                      "take as many waves of tiles as one CTA per SM would (default). =false: "
                      "one CTA per SM, as CUTLASS does"),
       llvm::cl::init(true));
-  static llvm::cl::opt<int> maxSplits(
-      "max-splits",
-      llvm::cl::desc("With --coda-to-cuda: let the analytic model split each tile's K loop among "
-                     "up to this many CTAs (1, 2 or 4; cooperative kernels, CUTLASS's stream-K "
-                     "scheduler in split-K mode; experimental: checked on the H200, not yet timed)"),
-      llvm::cl::init(1));
   static llvm::cl::opt<bool> directLaunch(
       "direct-launch",
       llvm::cl::desc("With --coda-to-cuda: launch each CUTLASS kernel through coda's own host "
@@ -86,20 +63,9 @@ void mlir::coda::registerToCudaTranslation() {
                      "GemmUniversalAdapter's, which repeats both on every call (default). "
                      "=false: GemmUniversalAdapter's initialize and run"),
       llvm::cl::init(true));
-  static llvm::cl::opt<bool> chainLaunches(
-      "chain-launches",
-      llvm::cl::desc("With --coda-to-cuda: launch coda's own kernels (not the GEMMs) behind the "
-                     "kernel before them with programmatic dependent launch "
-                     "(coda/Runtime/Chain.cuh: each starts while that one drains and waits for "
-                     "it before touching memory; experimental: timed on the H200, no gain "
-                     "measured)"),
-      llvm::cl::init(false));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
-        if (!isSplitFactor(maxSplits))
-          return LogicalResult(op->emitError("--max-splits must be 1, 2 or 4, got ")
-                               << maxSplits.getValue());
         CudaEmitterOptions options;
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
@@ -107,12 +73,8 @@ void mlir::coda::registerToCudaTranslation() {
         options.tmaContract = tmaContract;
         options.tmaTables = tmaTables;
         options.overlapRows = overlapRows;
-        options.rowPass = rowPass || rowPassHeld;
-        options.rowPassHeld = rowPassHeld;
         options.wholeWaves = wholeWaves;
-        options.maxSplits = maxSplits;
         options.directLaunch = directLaunch;
-        options.chainLaunches = chainLaunches;
         return translateToCuda(op, os, options);
       },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });

@@ -69,9 +69,6 @@ struct KernelPlan {
   /// A StagedStore (HalvesStore or ContractStore) stages the kernel's subtiles.
   bool stagesStores() const { return halvesResult >= 0 || contractResult >= 0; }
   SmallVector<std::string> operandElements;
-  /// Row statistics of A the mainloop computes (row_sum, row_sumsq operands).
-  bool rowSum = false, rowSumSq = false;
-  bool rowStats() const { return rowSum || rowSumSq; }
   SmallVector<ResultPlan> results;
   /// Per value stream: the result it computes and which of the result's yields.
   SmallVector<std::pair<unsigned, unsigned>> streams;
@@ -107,15 +104,12 @@ private:
   LogicalResult emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
                                      ArrayRef<Operation *> preparations);
   /// What a generic outside the kernels becomes: a kernel; also a row reduction that hands its
-  /// rows to the kernel beside it; or a kernel's row pass (a step's loads and its math, run
-  /// beside the kernel: coda::rt::RowPass).
-  enum class GenericRole { Kernel, Publishing, RowPass };
+  /// rows to the kernel beside it.
+  enum class GenericRole { Kernel, Publishing };
   LogicalResult emitGenericKernel(linalg::GenericOp generic, StringRef name,
                                   SmallVectorImpl<Value> &params,
                                   SmallVectorImpl<unsigned> &vectorParams, int64_t &threads,
                                   GenericRole role = GenericRole::Kernel);
-  LogicalResult emitRowPass(GemmOp op, StringRef name, const KernelPlan &plan,
-                            linalg::GenericOp generic);
   int64_t emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
                           ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides = {});
   LogicalResult emitScalarOp(Operation &op);
@@ -130,10 +124,6 @@ private:
   /// those of them emitted to wait for its rows instead (unsplit), with their tile M.
   DenseSet<Operation *> rowsAhead;
   DenseMap<Operation *, int> awaiting;
-  /// Kernels that run the linalg.generic after them as their row pass (rowPassOf), and it.
-  DenseMap<Operation *, linalg::GenericOp> rowPasses;
-  /// A row pass's generic inputs that the tiles hold (--row-pass-held: the kernel's D).
-  SmallVector<unsigned> heldInputs;
   /// The kernel that `generic` hands its rows to as they are done (one that awaits them).
   GemmOp handsRowsTo(linalg::GenericOp generic);
   /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
@@ -178,13 +168,6 @@ static bool tableByTma(GemmOp op, unsigned i, const KernelPlan &plan, const Kern
   int64_t p = periodOf(op, i);
   return (t == "cutlass::bfloat16_t" || t == "cutlass::half_t") && p % 8 == 0 &&
          p % config.epilogueTileN() == 0 && config.tileN % p == 0;
-}
-
-/// The first statement of a kernel that --chain-launches may launch behind another: every CTA
-/// waits for that kernel before it touches memory or exits (coda/Runtime/Chain.cuh).
-static void emitAwaitPrior(raw_ostream &os, const CudaEmitterOptions &options) {
-  if (options.chainLaunches)
-    os << "  coda::rt::awaitPriorGrid();\n";
 }
 
 FailureOr<std::string> CudaEmitter::cType(Operation *at, Type type) {
@@ -436,17 +419,6 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
   bool contract = plan.pairwise == PairwiseMode::Contract;
   bool expand = plan.pairwise == PairwiseMode::Expand;
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i) {
-    if (OperandRole role = op.getRole(i); isRowStatistic(role)) {
-      if (op.getExtras()[i] != op.getA() || op.getTransposeA())
-        return op.emitOpError("operand #")
-                   << i << " (" << stringifyOperandRole(role)
-                   << ") must be the kernel's own A, not transposed: the CUDA backend computes "
-                      "row statistics from the A tiles of its mainloop",
-               failure();
-      (role == OperandRole::RowSum ? plan.rowSum : plan.rowSumSq) = true;
-      plan.operandElements.push_back("float");
-      continue;
-    }
     // Integer operands (labels) reach the epilogue as fp32, exact below 2^24.
     Type elem = cast<ShapedType>(op.getExtras()[i].getType()).getElementType();
     FailureOr<std::string> t = elem.isInteger(64)   ? FailureOr<std::string>(std::string("int64_t"))
@@ -661,7 +633,7 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     plain &= op.getRole(i) != OperandRole::Tiled;
   SmallVector<std::pair<KernelConfig, double>> ranked =
-      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, options.maxSplits, plain,
+      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, plain,
                    rowsAhead.contains(op), opsFull});
 
   // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
@@ -678,12 +650,8 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     head = *op.getHalves();
   if (head)
     llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
-  // Row statistics need all of K in one CTA: no split of the mainloop.
-  if (plan.rowStats())
-    llvm::erase_if(ranked, [&](const auto &c) { return c.first.splits > 1; });
   auto it = tuningDb.find(key);
-  if (it != tuningDb.end() && ((head && it->second.tileN % *head != 0) ||
-                               (plan.rowStats() && it->second.splits > 1)))
+  if (it != tuningDb.end() && head && it->second.tileN % *head != 0)
     it = tuningDb.end();
   KernelConfig chosen = it != tuningDb.end() ? it->second : ranked.front().first;
   comments << "// coda-tuning-key: " << key << "\n";
@@ -700,8 +668,7 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
   // subtile and division are estimates, and it does not tell the clusters' L2 reuse apart).
   SmallVector<std::pair<KernelConfig, double>> candidates;
   auto sameTile = [](const KernelConfig &a, const KernelConfig &b) {
-    return a.tileM == b.tileM && a.tileN == b.tileN && a.pingpong == b.pingpong &&
-           a.splits == b.splits;
+    return a.tileM == b.tileM && a.tileN == b.tileN && a.pingpong == b.pingpong;
   };
   for (auto &[config, ms] : ranked)
     if (llvm::none_of(candidates, [&](const auto &c) { return sameTile(c.first, config); }))
@@ -749,136 +716,6 @@ static bool alongLastLoop(linalg::GenericOp generic, OpOperand &operand) {
   return generic.getMatchingIndexingMap(&operand).isFunctionOfDim(generic.getNumLoops() - 1);
 }
 
-/// `v` before any reshapes: the same bytes.
-static Value throughReshapes(Value v) {
-  while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()))
-    v = v.getDefiningOp()->getOperand(0);
-  return v;
-}
-
-/// The linalg.generic that runs beside `op`'s kernel as its row pass (--row-pass,
-/// coda::rt::RowPass), if any: the op after it in its block (past reshapes, empty tensors and
-/// constants), elementwise over op's [M, N] in 8-element steps, that reads of op's results only
-/// a stored one at its own element and at least one row reduction at its row, reads nothing else
-/// made after op, and writes fresh outputs. The kernel must be unsplit, with plain columns (no
-/// pairwise epilogue or halves), and not wait for rows itself (`awaits`: launched behind a
-/// reduction, it could start before the pass's counts are cleared). Held (--row-pass-held), the
-/// only result it reads at its element is the one stored through D, 16-bit bf16: the values the
-/// tile holds.
-static linalg::GenericOp rowPassOf(GemmOp op, const KernelPlan &plan, const KernelConfig &config,
-                                   bool awaits, const CudaEmitterOptions &options) {
-  if (!options.rowPass || config.splits != 1 || plan.pairwise || op.getHalves() || awaits)
-    return {};
-  Operation *next = op->getNextNode();
-  while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::EmptyOp,
-                         arith::ConstantOp>(next))
-    next = next->getNextNode();
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
-  if (!generic || generic.getNumLoops() != 2 || generic.getNumReductionLoops() != 0 ||
-      generic.getStaticLoopRanges() != SmallVector<int64_t>{op.getM(), op.getN()} ||
-      vectorWidth(generic, false) != kVector)
-    return {};
-  bool extracts = false;
-  generic.walk([&](tensor::ExtractOp) { extracts = true; });
-  if (extracts)
-    return {};
-  for (OpOperand &init : generic.getDpsInitsMutable())
-    if (!init.get().getDefiningOp<tensor::EmptyOp>() ||
-        !generic.getMatchingBlockArgument(&init).use_empty())
-      return {};
-  MLIRContext *ctx = op.getContext();
-  AffineExpr row = getAffineDimExpr(0, ctx), zero = getAffineConstantExpr(0, ctx);
-  bool readsRows = false, readsElements = false;
-  for (OpOperand *input : generic.getDpsInputOperands()) {
-    Value v = throughReshapes(input->get());
-    AffineMap map = generic.getMatchingIndexingMap(input);
-    if (v.getDefiningOp() == op.getOperation()) {
-      const ResultPlan &result = plan.results[cast<OpResult>(v).getResultNumber()];
-      bool atRow = result.sink == Sink::Reduce && result.mode.getDim() == ReduceDim::Row &&
-                   map.getNumResults() >= 1 && map.getResult(0) == row &&
-                   llvm::all_of(map.getResults().drop_front(),
-                                [&](AffineExpr e) { return e == zero; });
-      bool atElement = options.rowPassHeld
-                           ? result.sink == Sink::D && result.element == "cutlass::bfloat16_t"
-                           : result.sink == Sink::D || result.sink == Sink::Store;
-      atElement &= map.isIdentity();
-      if (!atRow && !atElement)
-        return {};
-      readsRows |= atRow;
-      readsElements |= atElement && !generic.getMatchingBlockArgument(input).use_empty();
-      continue;
-    }
-    // Anything else is there before the kernel runs.
-    Operation *def = v.getDefiningOp();
-    Block *block = def ? def->getBlock() : cast<BlockArgument>(v).getOwner();
-    if (block != op->getBlock() || (def && !def->isBeforeInBlock(op)))
-      return {};
-  }
-  return readsRows && (readsElements || !options.rowPassHeld) ? generic : linalg::GenericOp();
-}
-
-/// The generic's step functions (its loads, its math and stores) and the struct that carries
-/// them to the kernel (the row reductions' combine) and to the pass beside it (the steps).
-LogicalResult CudaEmitter::emitRowPass(GemmOp op, StringRef name, const KernelPlan &plan,
-                                       linalg::GenericOp generic) {
-  std::string pass = (name + "_pass").str();
-  SmallVector<Value> params;
-  SmallVector<unsigned> vectorParams;
-  int64_t threads = 0;
-  CudaEmitter stepEmitter(os, options);
-  if (options.rowPassHeld)
-    for (OpOperand *input : generic.getDpsInputOperands())
-      if (auto result = dyn_cast<OpResult>(throughReshapes(input->get()));
-          result && result.getOwner() == op.getOperation() &&
-          plan.results[result.getResultNumber()].sink == Sink::D)
-        stepEmitter.heldInputs.push_back(input->getOperandNumber());
-  if (failed(stepEmitter.emitGenericKernel(generic, pass, params, vectorParams, threads,
-                                           GenericRole::RowPass)))
-    return failure();
-  bool held = !stepEmitter.heldInputs.empty();
-  os << "// " << name << "'s row pass (coda::rt::RowPass): the generic's operands, and the row "
-        "reductions the last tile of a row block combines (their pointers set by the launcher)"
-     << (held ? "; each tile runs the steps of the values it holds" : "") << ".\n";
-  os << "struct " << pass << " {\n";
-  os << "  static constexpr long long kSteps = " << op.getN() / kVector
-     << "; // 8-element steps per row\n";
-  std::string combine;
-  for (auto [r, result] : llvm::enumerate(plan.results)) {
-    if (result.sink != Sink::Reduce || result.mode.getDim() != ReduceDim::Row)
-      continue;
-    Combiner c = result.mode.getCombiner();
-    std::string partial = c == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float";
-    std::string n = std::to_string(r);
-    os << "  float *rows" << n << " = nullptr; // result #" << n << "\n";
-    os << "  const " << partial << " *part" << n << " = nullptr;\n";
-    os << "  long long pitch" << n << " = 0;\n";
-    combine += "    rows" + n + "[row] = coda::rt::foldPartials<coda::rt::Combiner::" +
-               combinerName(c) + ", " + partial + ">(part" + n + ", tiles, pitch" + n +
-               ", row);\n";
-  }
-  std::string args;
-  unsigned numInputs = generic.getNumDpsInputs();
-  for (auto [i, v] : llvm::enumerate(params)) {
-    os << "  " << (i < numInputs ? "const " : "")
-       << *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) << " *p" << i
-       << " = nullptr;\n";
-    args += ", p" + std::to_string(i);
-  }
-  os << "  using Loaded = " << pass << "_loaded;\n";
-  os << "  __device__ void combine(long long row, int tiles) const {\n" << combine << "  }\n";
-  if (held)
-    os << "  __device__ __forceinline__ Loaded held(long long point, const coda::rt::Vec8 &h) const "
-          "{\n    return "
-       << pass << "_held(point, h" << args << ");\n  }\n";
-  else
-    os << "  __device__ __forceinline__ Loaded load(long long point) const {\n    return " << pass
-       << "_load(point" << args << ");\n  }\n";
-  os << "  __device__ __forceinline__ void finish(long long point, const Loaded &in) const {\n    "
-     << pass << "_finish(point, in" << args << ");\n  }\n";
-  os << "};\n\n";
-  return success();
-}
-
 LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   FailureOr<KernelPlan> planned = planKernel(op);
   if (failed(planned))
@@ -923,29 +760,11 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
            : result.sink == Sink::Store  ? " (direct store)"
                                          : " (tile partials)");
   }
-  if (plan.rowStats())
-    os << "; the mainloop sums A's rows (" << (plan.rowSum ? "Σx" : "")
-       << (plan.rowSum && plan.rowSumSq ? ", " : "") << (plan.rowSumSq ? "Σx²" : "") << ")";
   os << ".\n" << configComments;
   // Unsplit kernels read the rows of a reduction computed just before them as they come.
-  bool awaits = rowsAhead.contains(op) && config.splits == 1;
+  bool awaits = rowsAhead.contains(op);
   if (awaits)
     awaiting[op] = config.tileM;
-  // An elementwise generic right after it that needs its rows whole runs beside it.
-  linalg::GenericOp passed = rowPassOf(op, plan, config, awaits, options);
-  if (passed) {
-    if (failed(emitRowPass(op, name, plan, passed)))
-      return failure();
-    rowPasses[op] = passed;
-    if (options.rowPassHeld) {
-      // A tile waits for its row block's others: they must come in one stretch of the
-      // scheduler's order, at most one per CTA.
-      config.raster = KernelConfig::Raster::AlongN;
-      config.swizzle = 1;
-      os << "// configuration for the held row pass: raster along_n, swizzle 1, whole row blocks "
-            "of CTAs\n";
-    }
-  }
   os << "struct " << traits << " {\n";
   os << "  using TileShape = cute::Shape<cute::_" << config.tileM << ", cute::_" << config.tileN
      << ", cute::_" << config.tileK << ">;\n";
@@ -989,12 +808,6 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
           "  static constexpr int kLoadStages = decltype(cutlass::epilogue::collective::detail::\n"
           "      sm90_get_tma_dispatch_policy<TileShape, EpilogueTile, ElementC, "
        << (plan.dResult >= 0 ? "ElementD" : noDElement) << ", EpilogueSchedule>())::StagesC;\n";
-  bool rowStats = plan.rowStats();
-  if (rowStats)
-    os << "  // Row sums of A taken from its shared-memory tiles by the consumer warps of a tile.\n"
-       << "  using RowStats = coda::rt::Stats<kTileM, " << (config.pingpong ? 128 : 256) << ", "
-       << (config.pingpong ? "true" : "false") << ", " << (plan.rowSum ? "true" : "false") << ", "
-       << (plan.rowSumSq ? "true" : "false") << ">;\n";
 
   // The DAG's nodes, in topological order.
   SmallVector<std::string> nodes;
@@ -1017,12 +830,6 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       nodes.push_back(awaits ? "coda::rt::AwaitedRows<" + fusion + "Sm90ColBroadcast<0, TileShape, " +
                                    t + ", float>>"
                              : fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float>");
-      break;
-    case OperandRole::RowSum:
-      nodes.push_back("coda::rt::RowStat<RowStats, coda::rt::Stat::Sum>");
-      break;
-    case OperandRole::RowSumSq:
-      nodes.push_back("coda::rt::RowStat<RowStats, coda::rt::Stat::SumSq>");
       break;
     case OperandRole::Matrix:
       nodes.push_back(int(i) == plan.sourceOperand ? fusion + "Sm90SrcFetch<ElementC>"
@@ -1093,11 +900,11 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     // The root over one stream (no operands, no other sink). CUTLASS's topological visitor
     // needs three nodes or more (with two, its tuple of fragments degenerates to one array):
     // a tree instead. Every other sink makes a third node; a kernel without D has one.
-    assert(plan.dResult >= 0 && !passed && "a two-node DAG has a D and no row pass");
+    assert(plan.dResult >= 0 && "a two-node DAG has a D");
     os << "  using EVT = " << fusion << "Sm90EVT<\n      " << nodes[1] << ",  // 1\n      "
        << nodes[0] << ">;  // 0\n";
   } else {
-    os << "  using " << (passed ? "Dag" : "EVT") << " = "
+    os << "  using EVT = "
        << (plan.dResult < 0 ? "coda::rt::WithoutD<" + std::string(noDElement) + ", " : "")
        << fusion << "Sm90TopologicalVisitor<float, cute::tuple<\n";
     for (auto [i, edge] : llvm::enumerate(edges))
@@ -1106,14 +913,6 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       os << "      " << node << (i + 1 == nodes.size() ? (plan.dResult < 0 ? ">>;" : ">;") : ",")
          << "  // " << i << "\n";
   }
-  if (passed && options.rowPassHeld)
-    os << "  // After each tile's epilogue: its count, then the row pass on the values it holds.\n"
-          "  using EVT = coda::rt::RowPass<Dag, "
-       << name << "_pass, /*Held=*/true>;\n";
-  else if (passed)
-    os << "  // After each tile's epilogue: its count for the row pass.\n"
-          "  using EVT = coda::rt::RowPass<Dag, "
-       << name << "_pass>;\n";
   os << "  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
         "      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,\n"
         "      " << epilogueTile << ", float, float, ElementC, LayoutD, kAlignD,\n"
@@ -1124,35 +923,28 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   if (tables)
     os << "  static_assert(CollectiveEpilogue::DispatchPolicy::StagesC == kLoadStages,\n"
           "                \"a TableLoad's stages are the collective's load stages\");\n";
-  // The stages fill the shared memory the epilogue (and the row sums' buffer) leave.
+  // The stages fill the shared memory the epilogue leaves.
   os << R"cu(  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
       16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
       ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
-          sizeof(typename CollectiveEpilogue::SharedStorage)))cu"
-     << (rowStats ? " + RowStats::kBytes" : "") << R"cu(>,
+          sizeof(typename CollectiveEpilogue::SharedStorage))>,
       MainloopSchedule>::CollectiveOp;
 )cu";
-  if (rowStats)
-    os << "  using Mainloop = coda::rt::RowStatsMainloop<CollectiveMainloop, RowStats>;\n";
-  // Split-K runs on CUTLASS's stream-K scheduler in split-K mode; else the persistent default.
   os << "  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,\n"
-        "      " << (rowStats ? "Mainloop" : "CollectiveMainloop") << ", CollectiveEpilogue"
-     << (config.splits > 1 ? ", cutlass::gemm::StreamKScheduler" : "") << ">;\n";
+        "      CollectiveMainloop, CollectiveEpilogue>;\n";
   os << "  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;\n};\n\n";
   emitLauncher(op, name, plan, nodes.size(), config);
   return success();
 }
 
 /// A kernel's inputs, in the order of its launcher and of its PyTorch function: A, B, the
-/// operands (but row statistics, which the kernel computes from A), the inits of accumulated
-/// results.
+/// operands, the inits of accumulated results.
 static SmallVector<std::string> kernelInputs(GemmOp op) {
   SmallVector<std::string> inputs{"a", "b"};
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    if (!isRowStatistic(op.getRole(i)))
-      inputs.push_back("operand" + std::to_string(i));
+    inputs.push_back("operand" + std::to_string(i));
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
     if (op.getMode(r).isAccumulate())
       inputs.push_back("init" + std::to_string(r));
@@ -1175,7 +967,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
                                unsigned numNodes, const KernelConfig &config) {
   std::string traits = (name + "_kernel").str();
   bool contract = plan.pairwise == PairwiseMode::Contract;
-  bool passes = rowPasses.count(op);
   SmallVector<unsigned> reductions;
   for (auto [r, result] : llvm::enumerate(plan.results))
     if (result.sink == Sink::Reduce)
@@ -1204,10 +995,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // (the launcher, whole waves, the rows' handover). The swizzle groups the tiles in flight so
   // that they share A and B in L2.
   auto emitScheduler = [&] {
-    if (config.splits > 1)
-      os << "  args.scheduler.splits = " << config.splits << ";\n"
-         << "  args.scheduler.decomposition_mode = "
-            "cutlass::gemm::kernel::detail::DecompositionMode::SplitK;\n";
     if (config.swizzle > 1)
       os << "  args.scheduler.max_swizzle_size = coda_swizzle(m, n, " << config.tileM << ", "
          << config.tileN << ", " << config.clusterM << ", " << config.clusterN << ", "
@@ -1230,9 +1017,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     emitScheduler();
     if (!reductions.empty())
       os << "  size_t offsets[" << reductions.size() << "];\n  return coda_round_up(G::get_workspace_size(args)) + "
-         << name << "_partials(m, n, offsets)"
-         << (passes ? " + coda::rt::rowPassBytes(m, " + traits + "::kTileM)" : "")
-         << ";\n}\n\n";
+         << name << "_partials(m, n, offsets);\n}\n\n";
     else
       os << "  return coda_round_up(G::get_workspace_size(args));\n}\n\n";
   };
@@ -1262,11 +1047,10 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     emitScheduler();
     os << "  return coda::rt::rowsOverlap(" << tiling << ");\n}\n\n";
   }
-  if (awaits || passes) {
+  if (awaits) {
     os << "static int " << name << "_launch(";
     llvm::interleaveComma(launcherParams(op), os);
-    os << (awaits ? ", const unsigned *rowsDone, int sms" : "")
-       << (passes ? ", const " + name.str() + "_pass *pass" : "") << ") {\n";
+    os << ", const unsigned *rowsDone, int sms) {\n";
   } else {
     os << runs << "extern \"C\" int " << name << "(";
     llvm::interleaveComma(launcherParams(op), os);
@@ -1346,27 +1130,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));\n";
   if (!reductions.empty()) {
     os << "  size_t offsets[" << reductions.size() << "];\n";
-    os << "  " << (passes ? "size_t partialBytes = " : "") << name << "_partials(m, n, offsets);\n";
+    os << "  " << name << "_partials(m, n, offsets);\n";
     os << "  char *partials = static_cast<char *>(workspace) + gemmBytes;\n";
-  }
-  if (passes) {
-    os << "  // The row pass (none without `pass`): the generic's operands, the row reductions' "
-          "partials and results, and its counts after the partials.\n";
-    os << "  " << name << "_pass rowPass{};\n  coda::rt::RowPassState rowPassState{};\n";
-    os << "  if (pass) {\n    rowPass = *pass;\n";
-    for (auto [i, r] : llvm::enumerate(reductions)) {
-      ResultModeAttr mode = plan.results[r].mode;
-      if (mode.getDim() != ReduceDim::Row)
-        continue;
-      std::string n = std::to_string(r);
-      os << "    rowPass.rows" << n << " = static_cast<float *>(result" << n << ");\n";
-      os << "    rowPass.part" << n << " = reinterpret_cast<const "
-         << (mode.getCombiner() == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float")
-         << " *>(partials + offsets[" << i << "]);\n";
-      os << "    rowPass.pitch" << n << " = (m + K::kTileM - 1) / K::kTileM * K::kTileM;\n";
-    }
-    os << "    if (coda::rt::rowPassState(partials + partialBytes, m, K::kTileM, stream, "
-          "rowPassState) != cudaSuccess)\n      return CODA_LAUNCH_FAILED;\n  }\n";
   }
   // The DAG's arguments, node by node.
   SmallVector<std::string> nodeArgs;
@@ -1384,10 +1149,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       break;
     case OperandRole::Col:
       nodeArgs.push_back("{" + ptr + "}");
-      break;
-    case OperandRole::RowSum:
-    case OperandRole::RowSumSq: // from the mainloop, through shared memory
-      nodeArgs.push_back("{}");
       break;
     case OperandRole::Matrix:
       nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}" : "{" + ptr + ", n}");
@@ -1422,25 +1183,16 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   nodeArgs.push_back("{}");
   assert(nodeArgs.size() == numNodes && "one argument per DAG node");
   (void)numNodes;
-  os << "  args.epilogue.thread = {" << (passes ? "{" : "");
+  os << "  args.epilogue.thread = {";
   llvm::interleaveComma(nodeArgs, os);
-  os << (passes ? "}, {rowPass, rowPassState}" : "") << "};\n";
+  os << "};\n";
   // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take (or
   // the SMs a reduction beside the kernel leaves it).
   std::string waves = "coda::rt::wholeWaves(" + tiling + ")";
   if (awaits) // (0: every SM)
     os << "  args.hw_info.sm_count = " << (options.wholeWaves ? "sms > 0 ? sms : " + waves : "sms")
        << ";\n";
-  else if (passes && options.rowPassHeld)
-    os << "  // Whole row blocks of clusters, all resident, so that each row block's tiles share a "
-          "wave;\n  // exactly that many (CUTLASS takes max_active_clusters as given).\n"
-          "  args.hw_info.sm_count = coda::rt::rowBlockWaves("
-          "coda::rt::maxActiveClusters<G::GemmKernel>(), "
-       << tiling
-       << ");\n  if (args.hw_info.sm_count == 0) return CODA_UNSUPPORTED;\n"
-          "  args.hw_info.max_active_clusters = args.hw_info.sm_count / "
-       << config.clusterM * config.clusterN << ";\n";
-  else if (config.splits == 1 && options.wholeWaves)
+  else if (options.wholeWaves)
     os << "  args.hw_info.sm_count = " << waves << ";\n";
   os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   if (options.directLaunch) {
@@ -1459,13 +1211,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   if (halves)
     os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
        << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
-  if (passes && !options.rowPassHeld)
-    os << "  // The generic beside the kernel, on the SMs it leaves, a row block at a time.\n"
-          "  if (pass && coda::rt::launchRowPassBeside(rowPass, rowPassState, m, n, K::kTileM, "
-          "K::kTileN, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
   if (!reductions.empty()) {
-    os << "  // Combine the partials of every row (column) in tile order: deterministic"
-       << (passes ? "; with a row pass, the kernel combines the rows'" : "") << ".\n";
+    os << "  // Combine the partials of every row (column) in tile order: deterministic.\n";
     os << "  long long tilesM = (m + K::kTileM - 1) / K::kTileM, tilesN = (n + K::kTileN - 1) / K::kTileN;\n";
     reductionIndex = 0;
     for (unsigned r : reductions) {
@@ -1473,21 +1220,17 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       Combiner c = mode.getCombiner();
       std::string partial = c == Combiner::LogSumExp ? "coda::rt::MaxSum" : "float";
       bool row = mode.getDim() == ReduceDim::Row;
-      os << "  if (" << (passes && row ? "!pass && " : "") << "coda::rt::launchCombine<coda::rt::Combiner::" << combinerName(c) << ", " << partial
+      os << "  if (coda::rt::launchCombine<coda::rt::Combiner::" << combinerName(c) << ", " << partial
          << ">(partials + offsets[" << reductionIndex++ << "], static_cast<float *>(result" << r
          << "), " << (row ? "m" : (contract ? "n / 2" : "n")) << ", "
          << (row ? "int(tilesN)" : "int(tilesM)") << ", "
          << (row ? "tilesM * K::kTileM" : "tilesN * K::kTileN") << ", "
-         << (!row && contract ? 2 : 1) << ", stream"
-         << (!options.chainLaunches ? ""
-             : awaits              ? ", /*chained=*/rowsDone == nullptr"
-                                   : ", /*chained=*/true")
-         << ") != cudaSuccess)\n";
+         << (!row && contract ? 2 : 1) << ", stream) != cudaSuccess)\n";
       os << "    return CODA_LAUNCH_FAILED;\n";
     }
   }
   os << "  return CODA_OK;\n}\n\n";
-  if (awaits || passes) {
+  if (awaits) {
     os << runs << "extern \"C\" int " << name << "(";
     SmallVector<std::string> params = launcherParams(op), args;
     llvm::interleaveComma(params, os);
@@ -1495,7 +1238,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       args.push_back(p.substr(p.find_last_of(" *") + 1));
     os << ") {\n  return " << name << "_launch(";
     llvm::interleaveComma(args, os);
-    os << (awaits ? ", nullptr, 0" : "") << (passes ? ", nullptr" : "") << ");\n}\n\n";
+    os << ", nullptr, 0);\n}\n\n";
   }
 
   os << "// Bytes of device memory " << name << " needs as its workspace.\n";
@@ -1611,9 +1354,6 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
     case OperandRole::Tiled:
       shape = "{m, " + std::to_string(periodOf(op, i)) + "}";
       break;
-    case OperandRole::RowSum:
-    case OperandRole::RowSumSq:
-      continue; // computed from a
     }
     os << "  coda_check(fn, \"operand" << i << " (" << stringifyOperandRole(op.getRole(i))
        << ")\", operand" << i << ", "
@@ -1958,16 +1698,9 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   for (unsigned d = 0; d < ranges.size(); ++d)
     (iterators[d] == utils::IteratorType::parallel ? points : reduced) *= ranges[d];
 
-  bool rowPass = role == GenericRole::RowPass;
   os << "// " << name << ": a linalg.generic over [";
   llvm::interleaveComma(ranges, os);
-  os << "] "
-     << (rowPass && !heldInputs.empty()
-             ? "run by the kernel before it on the values each tile holds, once the tile's row "
-               "block is complete (the kernel's held row pass)"
-         : rowPass ? "run beside the kernel before it, a row block at a time once its rows are "
-                     "complete (the kernel's row pass)"
-                   : "outside the kernels")
+  os << "] outside the kernels"
      << (width > 1 ? ", 8 elements of the last dimension per step" : "") << ".\n";
   unsigned numInputs = generic.getNumDpsInputs() + captured.size();
   std::string paramList, argList;
@@ -1990,10 +1723,9 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   // (per 8 with vectors).
   int64_t units = folds ? points : points / width;
   threads = folds ? points * foldThreads : units;
-  // The point's indices (a row pass's points are all in range).
+  // The point's indices.
   auto emitIndices = [&] {
-    if (!rowPass)
-      os << "  if (point >= " << units << "LL) return;\n";
+    os << "  if (point >= " << units << "LL) return;\n";
     int64_t stride = units;
     for (unsigned d = 0; d < ranges.size(); ++d)
       if (iterators[d] == utils::IteratorType::parallel) {
@@ -2037,66 +1769,19 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
     return "coda::rt::load8(p" + std::to_string(i) + ", " + *index + ")";
   };
 
-  // A row pass loads its other inputs (a row's statistics, say) with the vectors too.
-  SmallVector<std::pair<unsigned, BlockArgument>> scalarInputs;
-  for (auto [i, input] : llvm::enumerate(generic.getDpsInputOperands()))
-    if (BlockArgument arg = generic.getMatchingBlockArgument(input);
-        rowPass && !arg.use_empty() && !vectorized(*input))
-      scalarInputs.push_back({unsigned(i), arg});
-
-  if (rowPass) {
-    // The step's loads, issued ahead of the math of earlier steps.
-    std::string loaded = (name + "_loaded").str();
-    os << "struct " << loaded << " {\n";
-    for (auto [i, arg] : vectorInputs)
-      os << "  coda::rt::Vec8 " << vectorName(arg) << ";\n";
-    for (auto [i, arg] : scalarInputs) {
-      FailureOr<std::string> type = cType(generic, arg.getType());
-      if (failed(type))
-        return failure();
-      os << "  " << *type << " " << valueName(arg) << ";\n";
-    }
-    os << "};\n";
-    // The step's loads; held: those but for the kernel's result, which the tile gives (`h`).
-    bool held = !heldInputs.empty();
-    os << "__device__ __forceinline__ " << loaded << " " << name
-       << (held ? "_held(long long point, const coda::rt::Vec8 &h, " : "_load(long long point, ")
-       << paramList << ") {\n";
-    emitIndices();
-    os << "  " << loaded << " in;\n";
-    for (auto [i, arg] : vectorInputs) {
-      FailureOr<std::string> load = std::string("h");
-      if (!llvm::is_contained(heldInputs, i))
-        load = vectorLoad(i, arg);
-      if (failed(load))
-        return failure();
-      os << "  in." << vectorName(arg) << " = " << *load << ";\n";
-    }
-    for (auto [i, arg] : scalarInputs) {
-      FailureOr<std::string> index = operandIndex(*generic.getDpsInputOperand(i), vectorDims);
-      if (failed(index))
-        return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
-      os << "  in." << valueName(arg) << " = coda::rt::load(p" << i << ", " << *index << ");\n";
-    }
-    os << "  return in;\n}\n";
-    os << "__device__ __forceinline__ void " << name << "_finish(long long point, const " << loaded
-       << " &in, " << paramList << ") {\n";
-  } else if (publishing) {
+  if (publishing) {
     os << "__device__ __forceinline__ void " << name << "_row(long long point, int lane, "
        << paramList << ") {\n";
   } else if (blockFold) {
     os << "__global__ void " << name << "(" << paramList << ") {\n  // One block of "
        << kFoldBlock << " threads per output point.\n";
-    emitAwaitPrior(os, options);
     os << "  long long point = blockIdx.x;\n  int lane = threadIdx.x;\n";
   } else if (folds) {
     os << "__global__ void " << name << "(" << paramList << ") {\n  // One warp per output point.\n";
-    emitAwaitPrior(os, options);
     os << "  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;\n";
     os << "  int lane = threadIdx.x % 32;\n";
   } else {
     os << "__global__ void " << name << "(" << paramList << ") {\n";
-    emitAwaitPrior(os, options);
     os << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   }
   emitIndices();
@@ -2135,7 +1820,7 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   // Vector loads at the vector's first element, then one step per element.
   if (width > 1) {
     for (auto [i, arg] : vectorInputs) {
-      FailureOr<std::string> load = rowPass ? "in." + vectorName(arg) : vectorLoad(i, arg);
+      FailureOr<std::string> load = vectorLoad(i, arg);
       if (failed(load))
         return failure();
       os << inner << "coda::rt::Vec8 " << vectorName(arg) << " = " << *load << ";\n";
@@ -2159,7 +1844,6 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
       return generic.emitOpError("has an indexing map the CUDA backend cannot emit");
     os << inner << *type << " " << valueName(arg) << " = "
        << (vectorized(*input) ? vectorName(arg) + ".v[e]"
-           : rowPass          ? "in." + valueName(arg)
                               : "coda::rt::load(p" + std::to_string(i) + ", " + *index + ")")
        << ";\n";
   }
@@ -2268,7 +1952,6 @@ LogicalResult CudaEmitter::emitGenericKernel(linalg::GenericOp generic, StringRe
   os << "}\n\n";
   if (publishing) {
     os << "// One warp per output point.\n__global__ void " << name << "(" << paramList << ") {\n";
-    emitAwaitPrior(os, options);
     os << "  " << name << "_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, "
        << "threadIdx.x % 32, " << argList << ");\n}\n\n";
     os << "// " << name << ", handing its rows to the GEMM launched beside it a row block at a time "
@@ -2301,7 +1984,6 @@ int64_t CudaEmitter::emitSliceKernel(StringRef name, RankedTensorType small,
      << (width > 1 ? ", 8 elements per thread" : "") << ".\n";
   os << "__global__ void " << name << "(const " << elem << " *__restrict__ src, " << elem
      << " *__restrict__ dst) {\n";
-  emitAwaitPrior(os, options);
   os << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
   os << "  if (point >= " << small.getNumElements() / width << "LL) return;\n";
   SmallVector<std::string> smallIdx, largeIdx;
@@ -2499,19 +2181,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   };
   // Kernels that a reduction just before them hands their rows to: its `done` counts and split.
   DenseMap<Operation *, std::pair<std::string, std::string>> handover;
-  // With --chain-launches a kernel goes behind the kernel before it (Chain.cuh), unless that is
-  // a GEMM with a kernel beside it (or a call's last kernel, unseen here): such a GEMM does not
-  // wait for its neighbour, so its completion would not order the neighbour's writes.
-  bool behindBeside = false;
   auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
-    if (options.chainLaunches && !behindBeside)
-      bos << "  if (coda::rt::launchProgrammatic(" << kernel << ", dim3(" << (n + 255) / 256
-          << "), dim3(256), stream, " << args
-          << ") != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
-    else
-      bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args
-          << ");\n  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
-    behindBeside = false;
+    bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args
+        << ");\n  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
   };
   // 16-byte accesses need 16-byte aligned buffers: checked before anything runs.
   auto requireAligned = [&](const std::string &p) {
@@ -2553,35 +2225,11 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
       auto rows = handover.find(gemm);
       bool handed = rows != handover.end();
-      linalg::GenericOp passed = rowPasses.lookup(gemm);
       bos << "  // coda.gemm " << name << ".\n";
-      if (passed) {
-        // The generic's operands: inputs (through reshapes, the same bytes) and its results.
-        bos << (options.rowPassHeld
-                    ? "  // The linalg.generic after it runs in it, on the values its tiles hold.\n"
-                    : "  // The linalg.generic after it runs beside it, as its row pass.\n");
-        bos << "  " << name << "_pass " << name << "_row_pass{};\n";
-        unsigned p = 0;
-        for (OpOperand *input : passed.getDpsInputOperands()) {
-          Value v = throughReshapes(input->get());
-          if (alongLastLoop(passed, *input))
-            requireAligned(ptr(v));
-          bos << "  " << name << "_row_pass.p" << p++ << " = " << ptr(v) << ";\n";
-        }
-        for (auto [init, result] : llvm::zip(passed.getDpsInitsMutable(), passed->getResults())) {
-          if (!buffer.count(result))
-            allocate(result);
-          if (alongLastLoop(passed, init))
-            requireAligned(ptr(result));
-          bos << "  " << name << "_row_pass.p" << p++ << " = " << ptr(result) << ";\n";
-        }
-      }
-      bool internal = handed || passed;
-      bos << "  if (int s = " << name << (internal ? "_launch(" : "(") << ptr(gemm.getA()) << ", "
+      bos << "  if (int s = " << name << (handed ? "_launch(" : "(") << ptr(gemm.getA()) << ", "
           << ptr(gemm.getB());
-      for (auto [i, x] : llvm::enumerate(gemm.getExtras()))
-        if (!isRowStatistic(gemm.getRole(i)))
-          bos << ", " << ptr(x);
+      for (Value x : gemm.getExtras())
+        bos << ", " << ptr(x);
       for (Value x : gemm.getInits())
         bos << ", " << ptr(x);
       for (Value r : gemm->getResults())
@@ -2592,13 +2240,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         const std::string &split = rows->second.second;
         bos << ", " << split << ".side > 0 ? " << rows->second.first << " : nullptr, " << split
             << ".sms";
-      } else if (internal && awaiting.contains(gemm)) {
-        bos << ", nullptr, 0";
       }
-      if (passed)
-        bos << ", &" << name << "_row_pass";
       bos << ")) return s;\n";
-      behindBeside = internal;
       scratch.push_back(name + "_workspace_size(" + std::to_string(m) + ", " + std::to_string(n) +
                         ", " + std::to_string(k) + ")");
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
@@ -2609,11 +2252,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       for (Value x : llvm::concat<Value>(call.getOperands(), call.getResults()))
         bos << ptr(x) << ", ";
       bos << "scratch, stream)) return s;\n";
-      behindBeside = true;
       scratch.push_back(call.getCallee().str() + "_run_workspace_size()");
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-      if (llvm::any_of(rowPasses, [&](auto &pass) { return pass.second == generic; }))
-        continue; // the kernel before it runs it: its row pass
       std::string name = fname + "_g" + std::to_string(generics++);
       SmallVector<Value> params;
       SmallVector<unsigned> vectorParams;
@@ -2674,7 +2314,6 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       std::string literal = fillLiteral(fill);
       kos << "// " << name << ": linalg.fill.\n__global__ void " << name << "("
           << *bufferElement(type.getElementType()) << " *__restrict__ dst) {\n";
-      emitAwaitPrior(kos, options);
       kos << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
       kos << "  if (point < " << type.getNumElements() << "LL) coda::rt::store(dst, point, "
           << literal << ");\n}\n\n";
@@ -2864,7 +2503,6 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
       CudaEmitter functionEmitter(textStream, options);
       functionEmitter.kernelNames = kernelEmitter.kernelNames;
       functionEmitter.awaiting = kernelEmitter.awaiting;
-      functionEmitter.rowPasses = kernelEmitter.rowPasses;
       functionEmitter.launchers = kernelEmitter.launchers;
       std::string error;
       LogicalResult emitted = success();
@@ -2944,8 +2582,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"cutlass/util/packed_stride.hpp\"\n";
   os << "#include <algorithm>\n";
   os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Overlap.cuh\"\n"
-        "#include \"coda/Runtime/Reduce.cuh\"\n#include \"coda/Runtime/RowPass.cuh\"\n";
-  os << "#include \"coda/Runtime/RowStats.cuh\"\n";
+        "#include \"coda/Runtime/Reduce.cuh\"\n";
   os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n\n";
   os << R"cu(enum coda_status {
   CODA_OK = 0,

@@ -200,7 +200,7 @@ func.func @operand_type(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<4xi
 
 func.func @unknown_role(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %r: tensor<4xf32>) {
   %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
-      // expected-error @+1 {{unknown operand role 'diag'; expected 'scalar', 'row', 'col', 'matrix', 'tiled', 'row_sum' or 'row_sumsq'}}
+      // expected-error @+1 {{unknown operand role 'diag'; expected 'scalar', 'row', 'col', 'matrix' or 'tiled'}}
       with(%r as diag : tensor<4xf32>)
       -> (store tensor<4x6xf32>)
       epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
@@ -542,58 +542,6 @@ func.func @halves_missing_period(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
       -> (store tensor<4x16xf32>)
       epilogue(%x: f32, %y: f32, %i: index, %j: index) {
     coda.yield %x, %y : f32, f32
-  }
-  return
-}
-
-// -----
-
-func.func @row_statistic_of_a_vector(%a: tensor<4x8xbf16>, %b: tensor<8x6xbf16>, %r: tensor<4xbf16>) {
-  // expected-error @+1 {{operand #0 has role 'row_sumsq' and needs shape [4] followed by the length of the rows it sums, got [4]}}
-  %0 = coda.gemm %a, %b : tensor<4x8xbf16>, tensor<8x6xbf16>
-      with(%r as row_sumsq : tensor<4xbf16>)
-      -> (store tensor<4x6xbf16>)
-      epilogue(%acc: f32, %ss: f32, %i: index, %j: index) {
-    coda.yield %acc : f32
-  }
-  return
-}
-
-// -----
-
-func.func @row_statistic_of_other_rows(%a: tensor<4x8xbf16>, %b: tensor<8x6xbf16>, %t: tensor<6x8xbf16>) {
-  // expected-error @+1 {{operand #0 has role 'row_sum' and needs shape [4] followed by the length of the rows it sums, got [6, 8]}}
-  %0 = coda.gemm %a, %b : tensor<4x8xbf16>, tensor<8x6xbf16>
-      with(%t as row_sum : tensor<6x8xbf16>)
-      -> (store tensor<4x6xbf16>)
-      epilogue(%acc: f32, %s: f32, %i: index, %j: index) {
-    coda.yield %acc : f32
-  }
-  return
-}
-
-// -----
-
-func.func @row_statistic_of_integers(%a: tensor<4x8xbf16>, %b: tensor<8x6xbf16>, %t: tensor<4x3xi32>) {
-  // expected-error @+1 {{operand #0 has role 'row_sum' and must hold floats, got 'i32'}}
-  %0 = coda.gemm %a, %b : tensor<4x8xbf16>, tensor<8x6xbf16>
-      with(%t as row_sum : tensor<4x3xi32>)
-      -> (store tensor<4x6xbf16>)
-      epilogue(%acc: f32, %s: f32, %i: index, %j: index) {
-    coda.yield %acc : f32
-  }
-  return
-}
-
-// -----
-
-func.func @row_statistic_is_f32(%a: tensor<4x8xbf16>, %b: tensor<8x6xbf16>) {
-  // expected-error @+1 {{epilogue argument #1 must have type 'f32', got 'bf16'}}
-  %0 = coda.gemm %a, %b : tensor<4x8xbf16>, tensor<8x6xbf16>
-      with(%a as row_sumsq : tensor<4x8xbf16>)
-      -> (store tensor<4x6xbf16>)
-      epilogue(%acc: f32, %ss: bf16, %i: index, %j: index) {
-    coda.yield %acc : f32
   }
   return
 }

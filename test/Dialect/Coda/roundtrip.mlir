@@ -142,19 +142,3 @@ func.func @tiled_table(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %cos: tensor<4
   }
   return %0 : tensor<4x16xf32>
 }
-
-// CHECK-LABEL: func.func @row_statistics_of_a
-// CHECK:       coda.gemm %[[X:.*]], %{{.*}} transpose_b : tensor<4x8xbf16>, tensor<6x8xbf16>
-// CHECK-NEXT:    with(%[[X]] as row_sum : tensor<4x8xbf16>, %[[X]] as row_sumsq : tensor<4x8xbf16>)
-// CHECK:         epilogue(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: index, %{{.*}}: index)
-func.func @row_statistics_of_a(%x: tensor<4x8xbf16>, %w: tensor<6x8xbf16>) -> tensor<4x6xbf16> {
-  %0 = coda.gemm %x, %w transpose_b : tensor<4x8xbf16>, tensor<6x8xbf16>
-      with(%x as row_sum : tensor<4x8xbf16>, %x as row_sumsq : tensor<4x8xbf16>)
-      -> (store tensor<4x6xbf16>)
-      epilogue(%acc: f32, %s: f32, %ss: f32, %i: index, %j: index) {
-    %v = arith.mulf %s, %ss : f32
-    %y = arith.subf %acc, %v : f32
-    coda.yield %y : f32
-  }
-  return %0 : tensor<4x6xbf16>
-}

@@ -4,7 +4,6 @@
 // CUTLASS's automatic subtile otherwise, and as one more stage-2 candidate.
 
 // RUN: coda-translate --coda-to-cuda %s -split-input-file | FileCheck %s
-// RUN: coda-translate --coda-to-cuda --max-splits=4 %s -split-input-file | FileCheck %s --check-prefix=SPLIT
 
 // A bias epilogue, bf16 out: the 64-column subtile, spelled out for the collective; its stage-2
 // neighbour leaves it to CUTLASS.
@@ -14,8 +13,6 @@
 // CHECK:       // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "{{[a-z_]+}}"} model
 // CHECK:       using EpilogueTile = cute::Shape<cute::_64, cute::_64>;
 // CHECK:       EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
-// SPLIT-LABEL: // bias_k0:
-// SPLIT:       // configuration: {{.*}} epilogue 64x64 (analytic model)
 func.func @bias(%x: tensor<8192x4096xbf16>, %w: tensor<4096x4096xbf16>, %b: tensor<4096xf32>)
     -> tensor<8192x4096xbf16> {
   %y = coda.gemm %x, %w transpose_b : tensor<8192x4096xbf16>, tensor<4096x4096xbf16>
@@ -65,22 +62,4 @@ func.func @rope(%x: tensor<8192x4096xbf16>, %w: tensor<4096x4096xbf16>,
     coda.yield %even, %odd : f32, f32
   }
   return %q : tensor<8192x4096xbf16>
-}
-
-// -----
-
-// A decode-sized product that the model splits (with --max-splits): split-K kernels keep
-// CUTLASS's subtile.
-// CHECK-LABEL: // decode_k0:
-// SPLIT-LABEL: // decode_k0:
-// SPLIT:       // configuration: {{.*}} split 4 (analytic model)
-// SPLIT:       cutlass::epilogue::collective::EpilogueTileAuto
-func.func @decode(%x: tensor<64x14336xbf16>, %w: tensor<4096x14336xbf16>)
-    -> tensor<64x4096xbf16> {
-  %y = coda.gemm %x, %w transpose_b : tensor<64x14336xbf16>, tensor<4096x14336xbf16>
-      -> (store tensor<64x4096xbf16>)
-      epilogue(%acc: f32, %i: index, %j: index) {
-    coda.yield %acc : f32
-  }
-  return %y : tensor<64x4096xbf16>
 }

@@ -103,21 +103,6 @@ func.func @halves_two_stores(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> (
 
 // -----
 
-func.func @row_statistic_of_another_operand(%x: tensor<8x16xbf16>, %w: tensor<32x16xbf16>,
-                                            %t: tensor<8x4xbf16>) -> tensor<8x32xbf16> {
-  // expected-error @+1 {{operand #0 (row_sum) must be the kernel's own A, not transposed: the CUDA backend computes row statistics from the A tiles of its mainloop}}
-  %0 = coda.gemm %x, %w transpose_b : tensor<8x16xbf16>, tensor<32x16xbf16>
-      with(%t as row_sum : tensor<8x4xbf16>)
-      -> (store tensor<8x32xbf16>)
-      epilogue(%a: f32, %s: f32, %i: index, %j: index) {
-    %y = arith.mulf %a, %s : f32
-    coda.yield %y : f32
-  }
-  return %0 : tensor<8x32xbf16>
-}
-
-// -----
-
 // An empty tensor: nothing to launch (its launch arithmetic would divide by zero).
 // expected-error @+1 {{--coda-to-cuda: 'tensor<0x64xf32>' has no elements (dimension #0 is 0); the CUDA backend needs every dimension to be at least 1}}
 func.func @zero_rows(%x: tensor<0x64xf32>) -> tensor<0xf32> {

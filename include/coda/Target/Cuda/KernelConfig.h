@@ -26,9 +26,6 @@ struct KernelConfig {
   int clusterM = 2, clusterN = 1;
   bool pingpong = false;
   enum class Raster { Heuristic, AlongM, AlongN } raster = Raster::Heuristic;
-  /// Split-K: each tile's K loop divided among this many CTAs (CUTLASS's stream-K scheduler in
-  /// split-K mode, cooperative only), their fp32 partial tiles reduced before the epilogue.
-  int splits = 1;
   /// The tile scheduler's swizzle: tiles visited in groups of up to this many along the
   /// raster's other dimension, so that the tiles in flight share rows of A and B in L2 (at run
   /// time the largest power of two up to it that divides the tile grid: no tile padded in).
@@ -36,8 +33,6 @@ struct KernelConfig {
   /// On the H200 a swizzle of 8 took SwiGLU from 1.08x to 1.00x cuBLAS's time and bias + GELU
   /// from 1.13x to 1.03x (DRAM traffic about three times cuBLAS's without it).
   static constexpr int kDefaultSwizzle = 8;
-  /// Split-K runs on the stream-K scheduler, checked on the GPU without a swizzle only.
-  int defaultSwizzle() const { return splits > 1 ? 1 : kDefaultSwizzle; }
   /// The epilogue subtile's width, columns the warp groups compute, stage in shared memory and
   /// store per step; 0: CUTLASS's automatic choice (32 for 16-bit outputs). A wider subtile
   /// takes fewer steps (each a barrier and a TMA store) for more shared memory: on the H200,
@@ -56,8 +51,8 @@ struct KernelConfig {
   /// 128x128 kernel 1.5 % slower (its epilogue hides under the other warp group's mainloop).
   bool fullDivision = false;
 
-  // "128x256x64 cluster 2x1 cooperative raster heuristic" (+ " split S", " swizzle S",
-  // " epilogue MxN", " division full" where not the default)
+  // "128x256x64 cluster 2x1 cooperative raster heuristic" (+ " swizzle S", " epilogue MxN",
+  // " division full" where not the default)
   std::string str() const;
   std::string json() const;
   bool operator==(const KernelConfig &o) const;
@@ -70,8 +65,6 @@ struct KernelProblem {
   double epilogueBytesPerElement;
   /// The epilogue's arithmetic per accumulator element, in simple fp32 operations.
   double epilogueOpsPerElement = 0;
-  /// The largest split-K factor to consider (1: none; coda-translate --max-splits).
-  int maxSplits = 1;
   /// The epilogue's results leave through the collective's TMA store, a ContractStore or
   /// reduction partials, 16-bit where stored, and it reads no tables (tiled operands): the
   /// kind of epilogue the 64-column subtile was measured on (rankConfigs).
@@ -93,9 +86,6 @@ inline bool isSwizzle(int64_t s) { return s == 1 || s == 2 || s == 4 || s == 8; 
 
 /// The epilogue subtile widths the backend emits (a divisor of the CTA tile's N).
 inline bool isEpilogueWidth(int64_t n) { return n == 16 || n == 32 || n == 64 || n == 128; }
-
-/// The split-K factors the backend emits.
-inline bool isSplitFactor(int64_t splits) { return splits == 1 || splits == 2 || splits == 4; }
 
 /// Stage 1: every configuration, best first, with the model's estimate in milliseconds.
 SmallVector<std::pair<KernelConfig, double>> rankConfigs(const KernelProblem &problem);

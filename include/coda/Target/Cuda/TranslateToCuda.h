@@ -34,36 +34,14 @@ struct CudaEmitterOptions {
   /// A row reduction whose results only the next kernel reads (as row operands) hands them over
   /// a row block at a time while that kernel runs beside it (coda/Runtime/Overlap.cuh).
   bool overlapRows = true;
-  /// An elementwise linalg.generic right after a kernel that reads the kernel's stored result
-  /// with its row reductions (a norm's output) runs beside the kernel, on each row block once
-  /// the kernel has stored its tiles (coda/Runtime/RowPass.cuh), instead of as a pass after it.
-  /// Off by default: on the H200 it is slower than the pass after the kernel
-  /// (docs/benchmarks.md, ninth session).
-  bool rowPass = false;
-  /// The row pass held (implies rowPass): each tile keeps the values it stores in registers,
-  /// waits for its row block's other tiles, and runs the generic on them itself: nothing runs
-  /// beside the kernel and nothing is read back (coda::rt::RowPass with Held). The kernel runs
-  /// along N without swizzle on whole row blocks of CTAs, so that a row block's tiles share a
-  /// wave. Off by default: correct on the H100 but slower than the pass after the kernel
-  /// (docs/benchmarks.md, twenty-second session).
-  bool rowPassHeld = false;
   /// Persistent kernels run on the fewest CTAs that take as many waves of tiles as one CTA per
   /// SM would (coda::rt::wholeWaves) instead of on every SM.
   bool wholeWaves = true;
-  /// The largest split-K factor the analytic model may choose (1, 2 or 4; 1: no split-K).
-  int maxSplits = 1;
   /// Launch each CUTLASS kernel through coda::rt::launchGemm (coda/Runtime/Launch.cuh: kernel
   /// attributes set once, the driver's TMA descriptor entry point looked up once) instead of
   /// through GemmUniversalAdapter's initialize and run, which repeat both on every call. On by
-  /// default: it took 4-9 us of host time off each anchor's call on the H200 (docs/benchmarks.md,
-  /// fifteenth session).
+  /// default: it takes 4-9 us of host time off each anchor's call (docs/benchmarks.md).
   bool directLaunch = true;
-  /// Launch coda's own kernels (elementwise, reductions, copies, fills and the combines of
-  /// reduction partials; not the GEMMs) with programmatic dependent launch behind the kernel
-  /// before them (coda/Runtime/Chain.cuh): each may start while that one drains, and waits in
-  /// griddepcontrol.wait before touching memory. Off by default: timed on the H200, it saved
-  /// nothing measurable (docs/benchmarks.md, fifteenth session).
-  bool chainLaunches = false;
 };
 
 /// Checks that every statically shaped tensor of `module`'s functions has sizes the CUDA

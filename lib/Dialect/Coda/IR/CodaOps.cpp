@@ -31,16 +31,13 @@ static unsigned regionArgsForRole(OperandRole role, std::optional<PairwiseMode> 
              : 1;
 }
 
-/// Region argument types: accumulator(s), operand value(s), then the two indices. A row
-/// statistic is an fp32 sum whatever the operand's element type.
+/// Region argument types: accumulator(s), operand value(s), then the two indices.
 static SmallVector<Type> regionArgTypes(Builder &b, TypeRange extraTypes,
                                         ArrayRef<OperandRole> roles,
                                         std::optional<PairwiseMode> mode) {
   SmallVector<Type> types(inArityOf(mode), b.getF32Type());
   for (auto [type, role] : llvm::zip(extraTypes, roles))
-    types.append(regionArgsForRole(role, mode), isRowStatistic(role)
-                                                    ? b.getF32Type()
-                                                    : cast<ShapedType>(type).getElementType());
+    types.append(regionArgsForRole(role, mode), cast<ShapedType>(type).getElementType());
   types.append(2, b.getIndexType());
   return types;
 }
@@ -335,8 +332,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       std::optional<OperandRole> role = symbolizeOperandRole(roleName);
       if (!role)
         return parser.emitError(loc) << "unknown operand role '" << roleName
-                                     << "'; expected 'scalar', 'row', 'col', 'matrix', 'tiled', "
-                                        "'row_sum' or 'row_sumsq'";
+                                     << "'; expected 'scalar', 'row', 'col', 'matrix' or 'tiled'";
       extras.push_back(operand);
       extraTypes.push_back(type);
       roles.push_back(OperandRoleAttr::get(ctx, *role));
@@ -520,21 +516,6 @@ LogicalResult GemmOp::verify() {
         return emitOpError("operand #") << index << " is tiled with an odd period " << period
                                         << "; pairwise columns need an even period";
       expected.push_back(period);
-    }
-    if (isRowStatistic(role)) {
-      // Any row length: the statistic sums the whole row.
-      expected.push_back(m);
-      if (type.getRank() != static_cast<int64_t>(expected.size()) + 1 ||
-          type.getShape().drop_back() != ArrayRef<int64_t>(expected) || type.getShape().back() < 1)
-        return emitOpError("operand #")
-               << index << " has role '" << stringifyOperandRole(role) << "' and needs shape "
-               << shapeStr(expected) << " followed by the length of the rows it sums, got "
-               << shapeStr(type.getShape());
-      if (!isa<FloatType>(type.getElementType()))
-        return emitOpError("operand #")
-               << index << " has role '" << stringifyOperandRole(role)
-               << "' and must hold floats, got " << type.getElementType();
-      continue;
     }
     if (type.getShape() != ArrayRef<int64_t>(expected))
       return emitOpError("operand #")

@@ -9,13 +9,6 @@
 
 #include "coda/Dialect/Coda/IR/CodaOpsEnums.h.inc"
 
-namespace mlir::coda {
-/// A role whose operand the epilogue reads as a statistic of its row (row_sum, row_sumsq).
-inline bool isRowStatistic(OperandRole role) {
-  return role == OperandRole::RowSum || role == OperandRole::RowSumSq;
-}
-} // namespace mlir::coda
-
 #define GET_ATTRDEF_CLASSES
 #include "coda/Dialect/Coda/IR/CodaOpsAttrDefs.h.inc"
 

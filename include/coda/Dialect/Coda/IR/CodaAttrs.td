@@ -17,9 +17,7 @@ def Coda_OperandRole : I32EnumAttr<"OperandRole",
       I32EnumAttrCase<"Row", 1, "row">,
       I32EnumAttrCase<"Col", 2, "col">,
       I32EnumAttrCase<"Matrix", 3, "matrix">,
-      I32EnumAttrCase<"Tiled", 4, "tiled">,
-      I32EnumAttrCase<"RowSum", 5, "row_sum">,
-      I32EnumAttrCase<"RowSumSq", 6, "row_sumsq">]> {
+      I32EnumAttrCase<"Tiled", 4, "tiled">]> {
   let cppNamespace = "::mlir::coda";
   let genSpecializedAttr = 0;
 }
@@ -68,9 +66,8 @@ class Coda_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 def Coda_OperandRoleAttr : EnumAttr<Coda_Dialect, Coda_OperandRole, "role"> {
-  let summary = "role of an epilogue operand: scalar, row [M], col [N], matrix [M, N], tiled "
-                "[M, T] (read at column j mod T), or row_sum / row_sumsq [M, X] (read as the fp32 "
-                "sum, or sum of squares, of row i)";
+  let summary = "role of an epilogue operand: scalar, row [M], col [N], matrix [M, N] or tiled "
+                "[M, T] (read at column j mod T)";
   let assemblyFormat = "`<` $value `>`";
 }
 

@@ -37,11 +37,7 @@ def Coda_GemmOp : Coda_Op<"gemm", [
     **Operands** (`with(...)`) each have a role: `scalar` (rank 0), `row` (`[M]`), `col`
     (`[N]`), `matrix` (`[M, N]`) or `tiled` (`[M, T]` with T dividing N, read at column
     `j mod T`: a per-row table repeated across column blocks, such as RoPE's cos/sin per
-    position and head dimension); element types are floats or integers (e.g. labels). Two
-    roles read a statistic of an `[M, X]` float operand instead of an element: `row_sum` gives
-    the region `Σ_x float(t[i, x])` and `row_sumsq` gives `Σ_x float(t[i, x])²`, both f32 (the
-    statistics of RMSNorm and LayerNorm; when the operand is `A` itself, the CUDA backend sums
-    A's tiles in shared memory during the mainloop instead of reading A twice).
+    position and head dimension); element types are floats or integers (e.g. labels).
 
     **Pairwise mode.** Without `pairwise`, the region runs once per accumulator element
     `(i, j)`. With `pairwise(contract)` and `pairwise(rotate)` it runs once per column pair

@@ -22,8 +22,6 @@
 #include "coda/Runtime/Epilogue.cuh"
 #include "coda/Runtime/Overlap.cuh"
 #include "coda/Runtime/Reduce.cuh"
-#include "coda/Runtime/RowPass.cuh"
-#include "coda/Runtime/RowStats.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
 
@@ -89,22 +87,22 @@ template <int F> struct main_k0_v0 {
   }
 };
 
-// main_k0: A · Bᵀ; results: #0 store (TMA store); the mainloop sums A's rows (Σx, Σx²).
-// coda-tuning-key: 256x768x512:46decfdc80f819cc
-// configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
+// main_k0: A · Bᵀ; results: #0 store (TMA store).
+// coda-tuning-key: 256x768x512:f3bb8b2c507c538a
+// configuration: 128x128x64 cluster 2x1 cooperative raster along_n division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 27 fp32 ops per element (19 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.032 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.032 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.013 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "epilogue_n": 64, "division": "full"} model 0.026 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.026 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 0.032 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.032 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "swizzle": 1, "division": "full"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.013 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -118,8 +116,6 @@ struct main_k0_kernel {
   using LayoutB = cutlass::layout::ColumnMajor; // B is [N, K]
   using LayoutD = cutlass::layout::RowMajor;
   using ElementC = void;
-  // Row sums of A taken from its shared-memory tiles by the consumer warps of a tile.
-  using RowStats = coda::rt::Stats<kTileM, 256, false, true, true>;
   using EVT = cutlass::epilogue::fusion::Sm90TopologicalVisitor<float, cute::tuple<
       cute::seq<>,
       cute::seq<>,
@@ -127,8 +123,8 @@ struct main_k0_kernel {
       cute::seq<0, 1, 2>,
       cute::seq<3>>,
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 0
-      coda::rt::RowStat<RowStats, coda::rt::Stat::Sum>,  // 1
-      coda::rt::RowStat<RowStats, coda::rt::Stat::SumSq>,  // 2
+      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 1
+      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 2
       coda::rt::IndexedCompute<main_k0_v0>,  // 3
       cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 4
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
@@ -140,16 +136,23 @@ struct main_k0_kernel {
       16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
       ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
-          sizeof(typename CollectiveEpilogue::SharedStorage)) + RowStats::kBytes>,
+          sizeof(typename CollectiveEpilogue::SharedStorage))>,
       MainloopSchedule>::CollectiveOp;
-  using Mainloop = coda::rt::RowStatsMainloop<CollectiveMainloop, RowStats>;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
-      Mainloop, CollectiveEpilogue>;
+      CollectiveMainloop, CollectiveEpilogue>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
 
-// Runs main_k0 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
-extern "C" int main_k0(const void *a, const void *b, const void *operand0, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+// How a reduction of main_k0's rows run just before it shares the GPU with it.
+static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
+  using K = main_k0_kernel;
+  typename K::Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, 1, 1}, {}, {}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
+  return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+}
+
+static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
   using K = main_k0_kernel;
   using G = K::Gemm;
   if (m < 1 || n < 1 || k < 1)
@@ -170,12 +173,18 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
-  args.epilogue.thread = {{static_cast<const float *>(operand0)}, {}, {}, {}, {}};
-  args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+  args.epilogue.thread = {{static_cast<const float *>(operand0)}, {{static_cast<const float *>(operand1)}, rowsDone}, {{static_cast<const float *>(operand2)}, rowsDone}, {}, {}};
+  args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
-  if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
+  if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
+}
+
+// Runs main_k0 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
+extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+  return main_k0_launch(a, b, operand0, operand1, operand2, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
 }
 
 // Bytes of device memory main_k0 needs as its workspace.
@@ -183,22 +192,71 @@ extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
   using G = main_k0_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
   return coda_round_up(G::get_workspace_size(args));
+}
+
+// main_g1: a linalg.generic over [256, 512] outside the kernels, 8 elements of the last dimension per step.
+__device__ __forceinline__ void main_g1_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
+  if (point >= 256LL) return;
+  long long d0 = point / 1LL % 256LL;
+  float v0 = 0.f; // this lane's part
+  float v1 = 0.f; // this lane's part
+  for (long long d1v = lane * 8LL; d1v < 512LL; d1v += 256) {
+    coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 512LL + d1v);
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      float v2 = v2v.v[e];
+      float v3 = v2;
+      float v4 = v3 * v3;
+      v0 = v0 + v3;
+      v1 = v1 + v4;
+    }
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
+    v1 = v1 + __shfl_xor_sync(0xffffffffu, v1, offset);
+  }
+  if (lane != 0) return;
+  coda::rt::store(p1, d0, 0.000000000e+00f + v0);
+  coda::rt::store(p2, d0, 0.000000000e+00f + v1);
+}
+
+// One warp per output point.
+__global__ void main_g1(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
+  main_g1_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1, p2);
+}
+
+// main_g1, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
+__global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2, unsigned *__restrict__ done, int tileM, long long early, int side) {
+  coda::rt::publishRows(256LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1, p2); });
 }
 
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
   size_t scratch = 0;
   scratch = std::max(scratch, main_k0_workspace_size(256, 768, 512));
-  return 0 + scratch;
+  return 2304 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 0;
+  [[maybe_unused]] void *scratch = ws + 2304;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)))
+    return CODA_MISALIGNED;
+  // main_g1 hands its rows to main_k0, which runs beside it.
+  coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(256, 768);
+  if (main_k0_rows.side > 0) {
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 2048), 0, 8, stream) != cudaSuccess)
+      return CODA_LAUNCH_FAILED;
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 1024), reinterpret_cast<unsigned *>(ws + 2048), 128, main_k0_rows.early, main_k0_rows.side);
+  } else {
+    main_g1<<<32, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 1024));
+  }
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (int s = main_k0(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const float *>(arg2), static_cast<__nv_bfloat16 *>(result0), 256, 768, 512, 512, 512, 768, scratch, stream)) return s;
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const float *>(arg2), reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 1024), static_cast<__nv_bfloat16 *>(result0), 256, 768, 512, 512, 512, 768, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 2048) : nullptr, main_k0_rows.sms)) return s;
   return CODA_OK;
 }
 
@@ -251,17 +309,19 @@ static void coda_check(const char *fn, const char *what, const torch::Tensor &t,
   TORCH_CHECK(t.is_contiguous(), fn, ": ", what, " must be contiguous (call .contiguous())");
 }
 
-static torch::Tensor coda_torch_main_k0(torch::Tensor a, torch::Tensor b, torch::Tensor operand0) {
+static torch::Tensor coda_torch_main_k0(torch::Tensor a, torch::Tensor b, torch::Tensor operand0, torch::Tensor operand1, torch::Tensor operand2) {
   const char *fn = "main_k0";
   coda_check_matrix(fn, "a", a, at::kBFloat16, a.device());
   coda_check_matrix(fn, "b", b, at::kBFloat16, a.device());
   const int64_t m = a.size(0), k = a.size(1), n = b.size(0);
   TORCH_CHECK(b.size(1) == k, fn, ": b must be [N, K] with a's K, got ", coda_dims(b.sizes()).c_str(), " for a ", coda_dims(a.sizes()).c_str());
   coda_check(fn, "operand0 (col)", operand0, at::kFloat, {n}, a.device());
+  coda_check(fn, "operand1 (row)", operand1, at::kFloat, {m}, a.device());
+  coda_check(fn, "operand2 (row)", operand2, at::kFloat, {m}, a.device());
   auto result0 = torch::empty({m, n}, a.options().dtype(at::kBFloat16));
   const at::cuda::CUDAGuard guard(a.device());
   auto workspace = torch::empty({static_cast<int64_t>(main_k0_workspace_size(m, n, k))}, a.options().dtype(at::kByte));
-  int status = main_k0(a.data_ptr(), b.data_ptr(), operand0.data_ptr(), result0.data_ptr(), m, n, k, a.stride(0), b.stride(0), n, workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
+  int status = main_k0(a.data_ptr(), b.data_ptr(), operand0.data_ptr(), operand1.data_ptr(), operand2.data_ptr(), result0.data_ptr(), m, n, k, a.stride(0), b.stride(0), n, workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
   TORCH_CHECK(status == CODA_OK, fn, ": ", coda_status_string(status));
   return result0;
 }
@@ -281,6 +341,6 @@ static torch::Tensor coda_torch_fn_main(torch::Tensor in0, torch::Tensor in1, to
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, module) {
-  module.def("main_k0", &coda_torch_main_k0, "main_k0(a, b, operand0) -> result: coda.gemm #0 of @main");
+  module.def("main_k0", &coda_torch_main_k0, "main_k0(a, b, operand0, operand1, operand2) -> result: coda.gemm #0 of @main");
   module.def("main", &coda_torch_fn_main, "@main on the device");
 }

@@ -22,8 +22,6 @@
 #include "coda/Runtime/Epilogue.cuh"
 #include "coda/Runtime/Overlap.cuh"
 #include "coda/Runtime/Reduce.cuh"
-#include "coda/Runtime/RowPass.cuh"
-#include "coda/Runtime/RowStats.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
 

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""The result tables of docs/benchmarks.md, rendered from the results in bench/results.
+
+For every GPU with results (files named as bench/gpu_results.py names them, the H200's first):
+anchors-<gpu>.json (bench/anchors.py) as time / cuBLAS GEMM alone per anchor case and
+contender, with which cases are within the 1.03 target and faster than max-autotune;
+block-<gpu>.json (bench/block.py) as coda's speed-up on the block forward; sustained-<gpu>.json
+(bench/sustained.py) as time, clock and cycles against cuBLAS back to back at the power cap.
+
+    python3 bench/tables.py [--results DIR]             # print the Markdown
+    python3 bench/tables.py --write docs/benchmarks.md  # replace the text between the markers
+
+--write replaces what lies between the lines `<!-- tables.py: begin -->` and
+`<!-- tables.py: end -->` of the file. Standard library only: no GPU, no torch.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gpu_results  # noqa: E402
+
+BEGIN, END = "<!-- tables.py: begin -->", "<!-- tables.py: end -->"
+TARGET = 1.03
+# Contenders of anchors.py after coda, by the prefix of their keys in the JSON.
+CONTENDERS = [("torch.compile", "compile"), ("max-autotune", "compile_max_autotune"),
+              ("eager", "eager")]
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def gpus(results):
+    """The GPU tags with results, the H200's first (the GPU the targets are set on): files
+    `<stem>-<gpu>.json` whose device bench/gpu_results.py names <gpu>."""
+    tags = set()
+    for path in glob.glob(os.path.join(results, "*.json")):
+        m = re.match(r"(anchors|block|sustained)-(.+)\.json$", os.path.basename(path))
+        if m and gpu_results.gpu_tag(load(path).get("device", "")) == m.group(2):
+            tags.add(m.group(2))
+    return sorted(tags, key=lambda t: (t != "h200", t))
+
+
+def ratio(r, name, queued):
+    """`name`'s time / cuBLAS's in row `r`, queued or from an idle GPU; None where not timed."""
+    suffix = "_queued_ms" if queued else "_ms"
+    t, gemm = r.get(name + suffix), r.get("cublas_gemm" + suffix)
+    return t / gemm if t is not None and gemm else None
+
+
+def pair(queued, idle, digits=3):
+    """'queued (idle)', '—' for what was not timed."""
+    fmt = lambda x: "—" if x is None else f"{x:.{digits}f}"  # noqa: E731
+    return fmt(queued) if idle is None else f"{fmt(queued)} ({fmt(idle)})"
+
+
+def anchors_table(runs):
+    lines = ["**Anchor cases** (`bench/results/anchors-<gpu>.json`; time / cuBLAS GEMM alone, "
+             "queued (idle); cuBLAS's own time queued):", "",
+             "| GPU | case | cuBLAS ms | coda | " + " | ".join(n for n, _ in CONTENDERS)
+             + " | coda max rel err |",
+             "|---|---|---|---|" + "---|" * len(CONTENDERS) + "---|"]
+    summary = []
+    for tag, data in runs:
+        label = gpu_results.gpu_label(data["device"])
+        first = label
+        met, faster = [], {True: 0, False: 0}
+        for case, r in data["cases"].items():
+            other = "" if r.get("device", data["device"]) == data["device"] else f" ({r['device']})"
+            gemm = r.get("cublas_gemm_queued_ms", r["cublas_gemm_ms"])
+            cells = [pair(ratio(r, "coda", True), ratio(r, "coda", False))]
+            cells += [pair(ratio(r, key, True), ratio(r, key, False)) for _, key in CONTENDERS]
+            lines.append(f"| {first} | {case}{other} | {gemm:.3f} | " + " | ".join(cells)
+                         + f" | {r['max_rel_err']:.1e} |")
+            first = ""
+            if (ratio(r, "coda", True) or r["ratio_vs_gemm"]) <= TARGET:
+                met.append(case)
+            for queued in (True, False):
+                coda, autotuned = ratio(r, "coda", queued), ratio(r, "compile_max_autotune", queued)
+                if coda is not None and autotuned is not None and coda < autotuned:
+                    faster[queued] += 1
+        n = len(data["cases"])
+        summary.append(f"- {label} (torch {data.get('torch', '?')}, {data.get('reps', '?')} "
+                       f"alternations): within {TARGET} of cuBLAS, queued: "
+                       f"{', '.join(met) or 'none'}; faster than max-autotune in {faster[True]} "
+                       f"of {n} cases queued, {faster[False]} of {n} from an idle GPU.")
+    return lines + [""] + summary
+
+
+def block_table(blocks):
+    lines = ["**Block forward** (`bench/results/block-<gpu>.json`; ms and speed-ups queued "
+             "(idle); max rel err against the fp32 forward, bf16 eager PyTorch's beside it):", "",
+             "| GPU | coda ms | torch.compile ms | max-autotune ms | eager ms | coda vs "
+             "torch.compile | vs max-autotune | vs eager | max rel err (eager) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for tag, b in blocks:
+        ms = {k: pair(b[f"{k}_queued_ms"], b[f"{k}_ms"])
+              for k in ("coda", "compile", "compile_max_autotune", "eager")}
+        speedup = {k: pair(b[f"{k}_queued_ms"] / b["coda_queued_ms"], b[f"{k}_ms"] / b["coda_ms"])
+                   for k in ("compile", "compile_max_autotune", "eager")}
+        lines.append(f"| {gpu_results.gpu_label(b['device'])} | {ms['coda']} | {ms['compile']} | "
+                     f"{ms['compile_max_autotune']} | {ms['eager']} | {speedup['compile']} | "
+                     f"{speedup['compile_max_autotune']} | {speedup['eager']} | "
+                     f"{b['max_rel_err']:.1e} ({b['eager_max_rel_err']:.1e}) |")
+    return lines
+
+
+def sustained_table(runs):
+    lines = ["**Sustained load** (`bench/results/sustained-<gpu>.json`; phases of the seconds "
+             "given, medians over the rounds; MHz and W: SM clock and board power):", "",
+             "| GPU | case | coda ms | cuBLAS ms | time / cuBLAS | clock / cuBLAS | "
+             "cycles / cuBLAS | coda MHz, W | cuBLAS MHz, W |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for tag, data in runs:
+        label = (f"{gpu_results.gpu_label(data['device'])} ({data['seconds']:g} s × "
+                 f"{data['rounds']}, limit {float(data['power_limit_w']):.0f} W)")
+        for case, r in data["cases"].items():
+            lines.append(f"| {label} | {case} | {r['coda_ms']:.3f} | {r['cublas_gemm_ms']:.3f} | "
+                         f"{r['ratio_vs_gemm']:.3f} | {r['clock_vs_gemm']:.3f} | "
+                         f"{r['cycles_vs_gemm']:.3f} | {r['coda_sm_mhz']:.0f}, {r['coda_w']:.0f} | "
+                         f"{r['cublas_gemm_sm_mhz']:.0f}, {r['cublas_gemm_w']:.0f} |")
+            label = ""
+    return lines
+
+
+def render(results):
+    def runs(stem):
+        paths = [(tag, os.path.join(results, f"{stem}-{tag}.json")) for tag in gpus(results)]
+        return [(tag, load(path)) for tag, path in paths if os.path.exists(path)]
+
+    out = []
+    for stem, table in (("anchors", anchors_table), ("block", block_table),
+                        ("sustained", sustained_table)):
+        if runs(stem):
+            out += table(runs(stem)) + [""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def write(path, tables):
+    with open(path) as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        sys.exit(f"tables.py: {path} has no '{BEGIN}' ... '{END}' markers")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    with open(path, "w") as f:
+        f.write(f"{head}{BEGIN}\n\n{tables}\n{END}{tail}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", default=os.path.join(HERE, "results"),
+                        help="the results folder (default: bench/results)")
+    parser.add_argument("--write", metavar="FILE", default=None,
+                        help="replace the text between the markers in FILE instead of printing")
+    args = parser.parse_args()
+    tables = render(args.results)
+    if args.write:
+        write(args.write, tables)
+    else:
+        sys.stdout.write(tables)
+
+
+if __name__ == "__main__":
+    main()
