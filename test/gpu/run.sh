@@ -20,8 +20,8 @@ for name in $names; do
   "${check[@]}" --only "$name" || { echo "FAILED: $name"; status=1; }
 done
 # One process per example: memcheck over all of them in one process (22 extensions loading on
-# as many threads) ended in a segmentation fault before any check ran (H100 and H200,
-# 2026-12-06), where groups of up to six passed.
+# as many threads) ends in a segmentation fault before any check runs on the H100 and H200,
+# where groups of up to six pass.
 for tool in memcheck racecheck; do
   echo "== compute-sanitizer $tool (one small case per example)"
   for name in $names; do

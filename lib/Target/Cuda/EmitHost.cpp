@@ -1,0 +1,450 @@
+//===- EmitHost.cpp - Whole-function launchers ----------------------------===//
+//
+// Whole functions: a launcher that runs a function's ops in order on the device (GEMMs,
+// coda's own kernels, calls, copies) with its intermediates in one workspace; with separable
+// weight preparation also a launcher that prepares the weights once and one that reads them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaEmitter.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+using namespace mlir::coda::cuda;
+
+/// Why the function cannot run as a launcher (an op outside what the backend emits), or
+/// success.
+LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
+  if (func.isExternal()) {
+    why = "it has no body";
+    return failure();
+  }
+  auto tensorOk = [&](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.hasStaticShape() && succeeded(bufferElement(tensor.getElementType()));
+  };
+  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes()))
+    if (!tensorOk(t)) {
+      why = "its signature has a non-tensor or dynamic type";
+      return failure();
+    }
+  for (Operation &op : func.getBody().front()) {
+    bool ok = llvm::TypeSwitch<Operation *, bool>(&op)
+                  .Case<GemmOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                        func::ReturnOp, arith::ConstantOp>([](auto) { return true; })
+                  .Case([&](func::CallOp call) { return launchers.contains(call.getCallee()); })
+                  .Case([&](tensor::InsertSliceOp s) { return s.hasUnitStride() && s.getSourceType().hasStaticShape() && s.getOffsets().empty(); })
+                  .Case([&](tensor::ExtractSliceOp s) {
+                    return s.getType().hasStaticShape() && s.getOffsets().empty() &&
+                           s.getStrides().empty() && s.getSourceType().getRank() == s.getType().getRank();
+                  })
+                  .Case([&](tensor::ConcatOp c) { return c.getResultType().hasStaticShape(); })
+                  .Case([&](linalg::GenericOp g) { return g.hasPureTensorSemantics(); })
+                  .Case([&](linalg::FillOp f) {
+                    return f.hasPureTensorSemantics() && f.value().getDefiningOp<arith::ConstantOp>();
+                  })
+                  .Default([](Operation *) { return false; });
+    if (!ok) {
+      why = "'" + op.getName().getStringRef().str() + "' runs outside coda kernels";
+      return failure();
+    }
+    for (Type t : op.getResultTypes())
+      if (isa<TensorType>(t) && !tensorOk(t)) {
+        why = "a tensor has a dynamic shape or an unsupported element type";
+        return failure();
+      }
+  }
+  return success();
+}
+
+/// The weight preparation of `func` when it reads only the function's arguments (directly, or
+/// through slices and reshapes used by nothing else) and its own results, so that it can run on
+/// its own, once: those calls and views, in order; else nothing.
+SmallVector<Operation *> cuda::separablePreparations(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  DenseSet<Value> available(func.getArguments().begin(), func.getArguments().end());
+  auto isPrepCall = [&](Operation *op) {
+    auto call = dyn_cast<func::CallOp>(op);
+    auto callee = call ? dyn_cast_or_null<func::FuncOp>(
+                             SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
+                       : nullptr;
+    return callee && callee->hasAttr("coda.weight_prep");
+  };
+  for (Operation &op : func.getBody().front()) {
+    if (isPrepCall(&op)) {
+      if (!llvm::all_of(op.getOperands(), [&](Value v) { return available.contains(v); }))
+        return {};
+      ops.push_back(&op);
+      available.insert(op.getResults().begin(), op.getResults().end());
+    } else if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
+               available.contains(op.getOperand(0)) && !op.getResult(0).use_empty() &&
+               llvm::all_of(op.getResult(0).getUsers(), isPrepCall)) {
+      ops.push_back(&op);
+      available.insert(op.getResult(0));
+    }
+  }
+  if (llvm::none_of(ops, isPrepCall))
+    return {};
+  return ops;
+}
+
+/// What the preparation hands to the rest of the function: its call results read elsewhere.
+SmallVector<Value> cuda::preparedValues(ArrayRef<Operation *> preparation) {
+  SmallVector<Value> prepared;
+  for (Operation *op : preparation)
+    if (isa<func::CallOp>(op))
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *user) { return !llvm::is_contained(preparation, user); }))
+          prepared.push_back(r);
+  return prepared;
+}
+
+static bool isPreparation(Operation &op, ArrayRef<Operation *> preparation) {
+  return llvm::is_contained(preparation, &op);
+}
+
+LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
+  SmallVector<Operation *> preparations = separablePreparations(func);
+  if (failed(emitFunctionLauncher(func, LauncherKind::Run, preparations)))
+    return failure();
+  if (!preparations.empty() &&
+      (failed(emitFunctionLauncher(func, LauncherKind::Prepare, preparations)) ||
+       failed(emitFunctionLauncher(func, LauncherKind::RunPrepared, preparations))))
+    return failure();
+  launchers.insert(func.getSymName());
+  return success();
+}
+
+LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
+                                                ArrayRef<Operation *> preparations) {
+  std::string fname = func.getSymName().str();
+  std::string launcher = fname + (kind == LauncherKind::Run       ? "_run"
+                                  : kind == LauncherKind::Prepare ? "_prepare"
+                                                                  : "_run_prepared");
+  Block &block = func.getBody().front();
+  // Buffers: arguments, results, and intermediates at static offsets in the workspace, before
+  // the scratch that kernels and callees share (they run one after the other on the stream).
+  DenseMap<Value, std::string> buffer;
+  int64_t intermediates = 0;
+  auto allocate = [&](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    buffer[v] = "reinterpret_cast<" + *bufferElement(type.getElementType()) + " *>(ws + " +
+                std::to_string(intermediates) + ")";
+    intermediates += (numBytes(type) + 255) / 256 * 256;
+  };
+  // A tensor.empty gets memory only if something reads or writes its buffer.
+  auto ptr = [&](Value v) {
+    if (!buffer.count(v) && v.getDefiningOp<tensor::EmptyOp>())
+      allocate(v);
+    return buffer.lookup(v);
+  };
+  for (BlockArgument arg : block.getArguments())
+    buffer[arg] = "static_cast<const " +
+                  *bufferElement(cast<RankedTensorType>(arg.getType()).getElementType()) +
+                  " *>(arg" + std::to_string(arg.getArgNumber()) + ")";
+  // Prepared weights: outputs of the prepare launcher, inputs of the prepared run.
+  SmallVector<Value> prepared = preparedValues(preparations);
+  for (auto [i, v] : llvm::enumerate(prepared))
+    if (kind != LauncherKind::Run)
+      buffer[v] = std::string(kind == LauncherKind::Prepare ? "static_cast<" : "static_cast<const ") +
+                  *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
+                  " *>(prepared" + std::to_string(i) + ")";
+  // Values returned once and made by a kernel, a generic, a call or a slice copy go straight to
+  // the result.
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  // (Through reshapes of a value used only by them: the same bytes.)
+  for (auto [i, returned] : llvm::enumerate(ret.getOperands())) {
+    if (kind == LauncherKind::Prepare)
+      break;
+    Value v = returned;
+    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()) &&
+           v.getDefiningOp()->getOperand(0).hasOneUse())
+      v = v.getDefiningOp()->getOperand(0);
+    if (v.getDefiningOp() &&
+        isa<GemmOp, linalg::GenericOp, func::CallOp, tensor::ExtractSliceOp>(v.getDefiningOp()) &&
+        llvm::count(ret.getOperands(), returned) == 1 && !buffer.count(v))
+      buffer[v] = "static_cast<" + *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
+                  " *>(result" + std::to_string(i) + ")";
+  }
+
+  std::string kernels;
+  llvm::raw_string_ostream kos(kernels);
+  std::string body;
+  llvm::raw_string_ostream bos(body);
+  SmallVector<std::string> scratch; // workspace-size expressions of kernels and callees
+  SmallVector<std::string> aligned; // buffers that generic kernels access 16 bytes at a time
+  // Kernel names follow the ops' order in the function, so that every launcher of it (each
+  // runs a subset of its ops) calls the kernels the full one defines.
+  DenseMap<Operation *, unsigned> firstKernel;
+  unsigned numKernels = 0;
+  for (Operation &op : block) {
+    firstKernel[&op] = numKernels;
+    if (isa<linalg::GenericOp, linalg::FillOp, tensor::InsertSliceOp, tensor::ExtractSliceOp>(op))
+      numKernels += 1;
+    else if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+      numKernels += concat.getInputs().size();
+  }
+  unsigned generics = 0;
+  // Whether this launcher runs `op` (views and constants are not launches).
+  auto launches = [&](Operation *op) {
+    bool preparation = isPreparation(*op, preparations);
+    return !isa<arith::ConstantOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
+           !(kind == LauncherKind::Prepare && !preparation) &&
+           !(kind == LauncherKind::RunPrepared && preparation);
+  };
+  // The ops in launch order. Between a row reduction and the kernel that reads its rows, the ops
+  // that do not depend on the reduction go first, so that the kernel can start beside it.
+  SmallVector<Operation *> order;
+  for (Operation &op : block.without_terminator())
+    order.push_back(&op);
+  for (unsigned i = 0; i < order.size(); ++i) {
+    auto generic = dyn_cast<linalg::GenericOp>(order[i]);
+    GemmOp consumer = generic ? handsRowsTo(generic) : GemmOp();
+    auto at = llvm::find(order, consumer.getOperation());
+    if (!consumer || at == order.end())
+      continue;
+    DenseSet<Operation *> dependent{generic};
+    SmallVector<Operation *> before, after;
+    for (Operation *op : llvm::make_range(order.begin() + i + 1, at)) {
+      bool reads = false;
+      op->walk([&](Operation *nested) {
+        for (Value v : nested->getOperands())
+          reads |= dependent.contains(v.getDefiningOp());
+      });
+      (reads ? after : before).push_back(op);
+      if (reads)
+        dependent.insert(op);
+    }
+    before.push_back(generic);
+    before.append(after);
+    llvm::copy(before, order.begin() + i);
+    i += before.size() - after.size() - 1;
+  }
+  // The op after `op` that this launcher runs.
+  auto nextLaunch = [&](Operation &op) -> Operation * {
+    for (auto it = llvm::find(order, &op) + 1; it != order.end(); ++it)
+      if (launches(*it))
+        return *it;
+    return nullptr;
+  };
+  // Kernels that a reduction just before them hands their rows to: its `done` counts and split.
+  DenseMap<Operation *, std::pair<std::string, std::string>> handover;
+  auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
+    bos << "  " << kernel << "<<<" << (n + 255) / 256 << ", 256, 0, stream>>>(" << args
+        << ");\n  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
+  };
+  // 16-byte accesses need 16-byte aligned buffers: checked before anything runs.
+  auto requireAligned = [&](const std::string &p) {
+    if (!llvm::is_contained(aligned, p))
+      aligned.push_back(p);
+  };
+  // A copy of `elements` from src to dst, `width` elements per thread.
+  auto launchCopy = [&](const std::string &kernel, int64_t elements, int64_t width,
+                        const std::string &src, const std::string &dst) {
+    if (width > 1) {
+      requireAligned(src);
+      requireAligned(dst);
+    }
+    launch(kernel, elements / width, src + ", " + dst);
+  };
+  for (Operation *next : order) {
+    Operation &op = *next;
+    if (isa<arith::ConstantOp>(op))
+      continue; // used inside generic bodies, emitted there
+    // The prepare launcher runs only the preparations; the prepared run skips them.
+    bool preparation = isPreparation(op, preparations);
+    if ((kind == LauncherKind::Prepare && !preparation) ||
+        (kind == LauncherKind::RunPrepared && preparation))
+      continue;
+    if (isa<tensor::EmptyOp>(op))
+      continue;
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+      buffer[op.getResult(0)] = ptr(op.getOperand(0)); // dense row-major: the same bytes
+      continue;
+    }
+    if (auto fill = dyn_cast<linalg::FillOp>(op); fill && fillFolded(fill))
+      continue; // its readers start from the constant
+    for (Value r : op.getResults())
+      if (!buffer.count(r))
+        allocate(r);
+    generics = firstKernel.lookup(&op);
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      std::string name = kernelNames.lookup(gemm);
+      int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
+      auto rows = handover.find(gemm);
+      bool handed = rows != handover.end();
+      bos << "  // coda.gemm " << name << ".\n";
+      bos << "  if (int s = " << name << (handed ? "_launch(" : "(") << ptr(gemm.getA()) << ", "
+          << ptr(gemm.getB());
+      for (Value x : gemm.getExtras())
+        bos << ", " << ptr(x);
+      for (Value x : gemm.getInits())
+        bos << ", " << ptr(x);
+      for (Value r : gemm->getResults())
+        bos << ", " << ptr(r);
+      bos << ", " << m << ", " << n << ", " << k << ", " << (gemm.getTransposeA() ? m : k) << ", "
+          << (gemm.getTransposeB() ? k : n) << ", " << n << ", scratch, stream";
+      if (handed) {
+        const std::string &split = rows->second.second;
+        bos << ", " << split << ".side > 0 ? " << rows->second.first << " : nullptr, " << split
+            << ".sms";
+      }
+      bos << ")) return s;\n";
+      scratch.push_back(name + "_workspace_size(" + std::to_string(m) + ", " + std::to_string(n) +
+                        ", " + std::to_string(k) + ")");
+    } else if (auto call = dyn_cast<func::CallOp>(op)) {
+      bos << "  // " << (cast<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
+                              ->hasAttr("coda.weight_prep") ? "weight preparation " : "")
+          << "@" << call.getCallee() << ".\n";
+      bos << "  if (int s = " << call.getCallee() << "_run(";
+      for (Value x : llvm::concat<Value>(call.getOperands(), call.getResults()))
+        bos << ptr(x) << ", ";
+      bos << "scratch, stream)) return s;\n";
+      scratch.push_back(call.getCallee().str() + "_run_workspace_size()");
+    } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      SmallVector<Value> params;
+      SmallVector<unsigned> vectorParams;
+      int64_t threads = 0;
+      GemmOp consumer = handsRowsTo(generic);
+      bool publishing = static_cast<bool>(consumer);
+      CudaEmitter genericEmitter(kos, options);
+      if (failed(genericEmitter.emitGenericKernel(
+              generic, name, params, vectorParams, threads,
+              publishing ? GenericRole::Publishing : GenericRole::Kernel)))
+        return failure();
+      // Outputs start from their init, unless it is fresh.
+      for (auto [init, result] : llvm::zip(generic.getDpsInitsMutable(), generic->getResults()))
+        if (!init.get().getDefiningOp<tensor::EmptyOp>() && !foldedFill(generic, init))
+          bos << "  cudaMemcpyAsync(" << ptr(result) << ", " << ptr(init.get()) << ", "
+              << numBytes(cast<RankedTensorType>(init.get().getType()))
+              << ", cudaMemcpyDeviceToDevice, stream);\n";
+      // The kernel writes its outputs into the results' buffers (by position: two outputs
+      // may start from the same init).
+      unsigned firstInit = params.size() - generic.getNumDpsInits();
+      auto argPtr = [&](unsigned i) {
+        return ptr(i >= firstInit ? generic->getResult(i - firstInit) : params[i]);
+      };
+      std::string args;
+      for (unsigned i = 0, e = params.size(); i < e; ++i)
+        args += (args.empty() ? "" : ", ") + argPtr(i);
+      for (unsigned i : vectorParams)
+        requireAligned(argPtr(i));
+      if (!publishing || nextLaunch(op) != consumer.getOperation()) {
+        launch(name, threads, args);
+        continue;
+      }
+      // The kernel right after reads these rows: it starts beside this reduction, which hands
+      // them over a row block at a time through `done` (when the GPU has SMs to spare for it).
+      std::string kernel = kernelNames.lookup(consumer);
+      int64_t tileM = awaiting.lookup(consumer);
+      int64_t blocks = (consumer.getM() + tileM - 1) / tileM;
+      std::string done = "reinterpret_cast<unsigned *>(ws + " + std::to_string(intermediates) + ")";
+      intermediates += (blocks * 4 + 255) / 256 * 256;
+      std::string split = kernel + "_rows";
+      bos << "  // " << name << " hands its rows to " << kernel << ", which runs beside it.\n";
+      bos << "  coda::rt::RowsOverlap " << split << " = " << kernel << "_rows_overlap("
+          << consumer.getM() << ", " << consumer.getN() << ");\n";
+      bos << "  if (" << split << ".side > 0) {\n";
+      bos << "    if (cudaMemsetAsync(" << done << ", 0, " << blocks * 4
+          << ", stream) != cudaSuccess)\n      return CODA_LAUNCH_FAILED;\n";
+      bos << "    " << name << "_published<<<" << split << ".sms + " << split << ".side, 1024, 0, stream>>>("
+          << args << ", " << done << ", " << tileM << ", " << split << ".early, " << split
+          << ".side);\n";
+      bos << "  } else {\n";
+      bos << "    " << name << "<<<" << (threads + 255) / 256 << ", 256, 0, stream>>>(" << args << ");\n";
+      bos << "  }\n";
+      bos << "  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
+      handover[consumer] = {done, split};
+    } else if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      auto type = cast<RankedTensorType>(fill.result().getType());
+      std::string literal = fillLiteral(fill);
+      kos << "// " << name << ": linalg.fill.\n__global__ void " << name << "("
+          << *bufferElement(type.getElementType()) << " *__restrict__ dst) {\n";
+      kos << "  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n";
+      kos << "  if (point < " << type.getNumElements() << "LL) coda::rt::store(dst, point, "
+          << literal << ");\n}\n\n";
+      launch(name, type.getNumElements(), ptr(fill.result()));
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      int64_t width = CudaEmitter(kos, options).emitSliceKernel(
+          name, insert.getSourceType(), insert.getType(), insert.getStaticOffsets(), true);
+      bos << "  cudaMemcpyAsync(" << ptr(insert) << ", " << ptr(insert.getDest()) << ", "
+          << numBytes(insert.getType()) << ", cudaMemcpyDeviceToDevice, stream);\n";
+      launchCopy(name, insert.getSourceType().getNumElements(), width, ptr(insert.getSource()),
+                 ptr(insert));
+    } else if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+      // One copy per input, at its offset along the concatenated dimension.
+      int64_t offset = 0;
+      for (Value input : concat.getInputs()) {
+        auto type = cast<RankedTensorType>(input.getType());
+        SmallVector<int64_t> offsets(type.getRank(), 0);
+        offsets[concat.getDim()] = offset;
+        offset += type.getDimSize(concat.getDim());
+        std::string name = fname + "_g" + std::to_string(generics++);
+        int64_t width = CudaEmitter(kos, options).emitSliceKernel(
+            name, type, concat.getResultType(), offsets, true);
+        launchCopy(name, type.getNumElements(), width, ptr(input), ptr(concat));
+      }
+    } else if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      std::string name = fname + "_g" + std::to_string(generics++);
+      int64_t width = CudaEmitter(kos, options).emitSliceKernel(
+          name, extract.getType(), extract.getSourceType(), extract.getStaticOffsets(), false,
+          extract.getStaticStrides());
+      launchCopy(name, extract.getType().getNumElements(), width, ptr(extract.getSource()),
+                 ptr(extract));
+    }
+  }
+  // Results that did not go straight to their pointer.
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (kind == LauncherKind::Prepare)
+      break;
+    std::string target = "result" + std::to_string(i);
+    if (StringRef(ptr(v)).contains("(" + target + ")"))
+      continue;
+    bos << "  cudaMemcpyAsync(" << target << ", " << ptr(v) << ", "
+        << numBytes(cast<RankedTensorType>(v.getType())) << ", cudaMemcpyDeviceToDevice, stream);\n";
+  }
+
+  if (kind == LauncherKind::Run) // (the other launchers reuse these kernels)
+    os << kernels;
+  os << "// Bytes of device memory " << launcher << " needs as its workspace.\n";
+  os << "extern \"C\" size_t " << launcher << "_workspace_size() {\n  size_t scratch = 0;\n";
+  for (const std::string &s : scratch)
+    os << "  scratch = std::max(scratch, " << s << ");\n";
+  os << "  return " << intermediates << " + scratch;\n}\n\n";
+  os << "// @" << fname << " on the device: ";
+  if (kind == LauncherKind::Run)
+    os << "its ops in order on `stream`";
+  else if (kind == LauncherKind::Prepare)
+    os << "only its weight preparation (run once, at load time), into `prepared`";
+  else
+    os << "its ops in order with the weights `" << fname << "_prepare` made";
+  if (func->hasAttr("coda.weight_prep"))
+    os << " (run-once weight preparation: call it at load time)";
+  os << ". Returns a coda_status.\n";
+  os << "extern \"C\" int " << launcher << "(";
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    os << "const void *arg" << i << ", ";
+  for (unsigned i = 0, e = kind == LauncherKind::Run ? 0 : prepared.size(); i < e; ++i)
+    os << (kind == LauncherKind::Prepare ? "void *prepared" : "const void *prepared") << i << ", ";
+  for (unsigned i = 0, e = kind == LauncherKind::Prepare ? 0 : func.getNumResults(); i < e; ++i)
+    os << "void *result" << i << ", ";
+  os << "void *workspace, cudaStream_t stream) {\n";
+  os << "  [[maybe_unused]] char *ws = static_cast<char *>(workspace);\n";
+  os << "  [[maybe_unused]] void *scratch = ws + " << intermediates << ";\n";
+  if (!aligned.empty()) {
+    os << "  if (";
+    llvm::interleave(aligned, os, [&](const std::string &p) { os << "!coda_aligned(" << p << ")"; },
+                     " || ");
+    os << ")\n    return CODA_MISALIGNED;\n";
+  }
+  os << body;
+  os << "  return CODA_OK;\n}\n\n";
+  return success();
+}
