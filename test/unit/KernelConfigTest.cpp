@@ -183,3 +183,24 @@ TEST(KernelConfigTest, FullDivisionInCooperativeKernelsOnly) {
 }
 
 } // namespace
+
+// The GPUs the model knows, by name; the default (first) is the H200.
+TEST(KernelConfigTest, GpuTargetsByName) {
+  ASSERT_FALSE(gpuTargets().empty());
+  EXPECT_EQ(gpuTargets().front().name, "h200");
+  const GpuTarget *h100 = lookupGpuTarget("h100-sxm");
+  ASSERT_NE(h100, nullptr);
+  EXPECT_EQ(h100->sms, 132);
+  EXPECT_LT(h100->memoryBandwidth, lookupGpuTarget("h200")->memoryBandwidth);
+  EXPECT_EQ(lookupGpuTarget("a100"), nullptr);
+}
+
+// The same problem costs more where HBM is slower: a short-K product whose epilogue moves 8
+// bytes per element is bound by memory, longer on the H100 SXM's 3.35 TB/s than on the H200's
+// 4.8; the default target is the H200.
+TEST(KernelConfigTest, EstimatesFollowTheTarget) {
+  KernelProblem problem{8192, 8192, 256, 8.0, 4};
+  double h200 = rankConfigs(problem).front().second;
+  EXPECT_EQ(h200, rankConfigs(problem, lookupGpuTarget("h200")).front().second);
+  EXPECT_GT(rankConfigs(problem, lookupGpuTarget("h100-sxm")).front().second, h200);
+}

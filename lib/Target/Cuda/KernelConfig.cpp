@@ -1,14 +1,14 @@
 //===- KernelConfig.cpp - the analytic model and the tuning database ------===//
 //
-// The model (stage 1) estimates a persistent sm90 GEMM on an H200: 132 SMs, 989 TFLOP/s of
-// dense bf16, 4.8 TB/s of HBM. A configuration's time is its waves of tiles times the time of
-// one tile: the mainloop at an efficiency that grows with the tile (operand bytes per flop fall),
-// plus the epilogue: its memory traffic and its arithmetic, which ping-pong overlaps with the
-// other warp group's mainloop and cooperative does not. The epilogue's arithmetic rate (simple
-// fp32 operations per clock and SM) is what the H200 showed on bias+GELU, SwiGLU and LM head +
-// log-sum-exp (bench/results/tuning-h200.json): about 17 for cooperative's two warp groups
-// together, 7 for one ping-pong warp group, far under the SM's 128 lanes (dependent chains,
-// few warps). Clusters multicast operands (a small gain) but round the
+// The model (stage 1) estimates a persistent sm90 GEMM on a GPU of GpuTargets.def (SMs, peak,
+// HBM bandwidth, clock, L2; the H200 unless --target names another). A configuration's time is
+// its waves of tiles times the time of one tile: the mainloop at an efficiency that grows with
+// the tile (operand bytes per flop fall), plus the epilogue: its memory traffic and its
+// arithmetic, which ping-pong overlaps with the other warp group's mainloop and cooperative
+// does not. The epilogue's arithmetic rate (simple fp32 operations per clock and SM) is what the
+// H200 showed on bias+GELU, SwiGLU and LM head + log-sum-exp: about 17 for cooperative's two
+// warp groups together, 7 for one ping-pong warp group, far under the SM's 128 lanes (dependent
+// chains, few warps). Clusters multicast operands (a small gain) but round the
 // tile grid up to whole clusters. Cluster shape affects L2 reuse, which the model cannot tell
 // apart: stage 2 times the alternatives. The raster order it picks from the operand bytes each
 // order reads from DRAM (rasterFor).
@@ -108,13 +108,13 @@ bool mlir::coda::isTileWidth(int64_t n) {
 /// whatever the bytes where a row reduction runs just before the kernel (`p.rowsAhead`): only
 /// then does it run beside it.
 static KernelConfig::Raster rasterFor(const KernelProblem &p, const KernelConfig &c,
-                                      double tilesM, double tilesN) {
+                                      double tilesM, double tilesN, double l2) {
   KernelConfig::Raster heuristic =
       tilesN > tilesM ? KernelConfig::Raster::AlongM : KernelConfig::Raster::AlongN;
   if (p.rowsAhead)
     return heuristic == KernelConfig::Raster::AlongN ? KernelConfig::Raster::Heuristic
                                                      : KernelConfig::Raster::AlongN;
-  constexpr double l2 = 50e6, bytes = 2, clearly = 1.5;
+  constexpr double bytes = 2, clearly = 1.5;
   double a = double(p.m) * p.k * bytes, b = double(p.n) * p.k * bytes;
   if (a + b <= l2)
     return KernelConfig::Raster::Heuristic;
@@ -133,9 +133,29 @@ static KernelConfig::Raster rasterFor(const KernelProblem &p, const KernelConfig
   return better;
 }
 
-SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p) {
-  constexpr double sms = 132, peak = 989e12, hbm = 4.8e12, clock = 1.98e9;
-  constexpr double cooperativeOpsPerClock = 17, pingpongOpsPerClock = 7.2;
+ArrayRef<GpuTarget> mlir::coda::gpuTargets() {
+  static const GpuTarget targets[] = {
+#define GPU_TARGET(NAME, DESCRIPTION, SMS, TFLOPS, TBPS, GHZ, SMEM_KIB, L2_MIB, COOP, PINGPONG)  \
+  {NAME, DESCRIPTION, SMS, TFLOPS * 1e12, TBPS * 1e12, GHZ * 1e9, SMEM_KIB * 1024,              \
+   L2_MIB * 1e6, COOP, PINGPONG},
+#include "coda/Target/Cuda/GpuTargets.def"
+  };
+  return targets;
+}
+
+const GpuTarget *mlir::coda::lookupGpuTarget(StringRef name) {
+  for (const GpuTarget &target : gpuTargets())
+    if (target.name == name)
+      return &target;
+  return nullptr;
+}
+
+SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p,
+                                                                     const GpuTarget *target) {
+  const GpuTarget &gpu = target ? *target : gpuTargets().front();
+  const double sms = gpu.sms, peak = gpu.peakFlops, hbm = gpu.memoryBandwidth, clock = gpu.clock;
+  const double cooperativeOpsPerClock = gpu.cooperativeOpsPerClock,
+               pingpongOpsPerClock = gpu.pingpongOpsPerClock;
   // 2x1 first: it wins ties (an epilogue-bound ping-pong), and its multicast halves B's loads.
   // 2x2 multicasts both operands; the model cannot weigh the L2 traffic that saves (stage 2
   // times it), so 2x2 only ever ties 2x1 or loses to its rounding.
@@ -152,7 +172,7 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
       double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
       tilesM = std::ceil(tilesM / c[0]) * c[0];
       tilesN = std::ceil(tilesN / c[1]) * c[1];
-      config.raster = rasterFor(p, config, tilesM, tilesN);
+      config.raster = rasterFor(p, config, tilesM, tilesN, gpu.l2Bytes);
       if (p.plainEpilogue && widerSubtileMeasured(s))
         config.epilogueN = 64;
       config.fullDivision = !s.pingpong && p.epilogueOpsFullDivision > 0;

@@ -193,7 +193,8 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
     plain &= op.getRole(i) != OperandRole::Tiled;
   SmallVector<std::pair<KernelConfig, double>> ranked =
       rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, plain,
-                   rowsAhead.contains(op), opsFull});
+                   rowsAhead.contains(op), opsFull},
+                  options.target);
 
   // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
   std::string text;

@@ -20,6 +20,12 @@ void mlir::coda::registerToCudaTranslation() {
                      "whose measured kernel configurations replace the analytic model's; one "
                      "per GPU (bench/results/tuning-h200.json, tuning-h100-80gb-hbm3.json)"),
       llvm::cl::value_desc("file"), llvm::cl::init(""));
+  static llvm::cl::opt<std::string> target(
+      "target",
+      llvm::cl::desc("With --coda-to-cuda: the GPU whose SMs, clock, peak and bandwidth the "
+                     "analytic model ranks kernel configurations for: h200 (default) or "
+                     "h100-sxm"),
+      llvm::cl::value_desc("gpu"), llvm::cl::init("h200"));
   static llvm::cl::opt<bool> tmaHalves(
       "tma-halves",
       llvm::cl::desc("With --coda-to-cuda: write pairwise(rotate, halves) results into their "
@@ -67,6 +73,14 @@ void mlir::coda::registerToCudaTranslation() {
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
         CudaEmitterOptions options;
+        options.target = lookupGpuTarget(target);
+        if (!options.target) {
+          InFlightDiagnostic diag = emitError(op->getLoc(), "--target: unknown GPU '")
+                                    << target.getValue() << "'; known:";
+          for (const GpuTarget &known : gpuTargets())
+            diag << " " << known.name << " (" << known.description << ")";
+          return LogicalResult(diag);
+        }
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
         options.tmaHalves = tmaHalves;

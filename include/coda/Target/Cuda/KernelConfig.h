@@ -58,6 +58,24 @@ struct KernelConfig {
   bool operator==(const KernelConfig &o) const;
 };
 
+/// A GPU as the model sees it (GpuTargets.def).
+struct GpuTarget {
+  StringRef name;
+  StringRef description;
+  double sms;
+  double peakFlops;         // dense bf16, fp32 accumulation
+  double memoryBandwidth;   // bytes per second
+  double clock;             // SM clock, Hz
+  int64_t sharedMemoryBytes; // per SM
+  double l2Bytes;
+  double cooperativeOpsPerClock, pingpongOpsPerClock; // the epilogue's fp32 rate per SM
+};
+
+/// Every GPU the model knows, the first the default.
+ArrayRef<GpuTarget> gpuTargets();
+/// The GPU named `name` (e.g. "h200", "h100-sxm"), or null.
+const GpuTarget *lookupGpuTarget(StringRef name);
+
 /// What the model needs to know about a kernel.
 struct KernelProblem {
   int64_t m, n, k;
@@ -87,8 +105,10 @@ inline bool isSwizzle(int64_t s) { return s == 1 || s == 2 || s == 4 || s == 8; 
 /// The epilogue subtile widths the backend emits (a divisor of the CTA tile's N).
 inline bool isEpilogueWidth(int64_t n) { return n == 16 || n == 32 || n == 64 || n == 128; }
 
-/// Stage 1: every configuration, best first, with the model's estimate in milliseconds.
-SmallVector<std::pair<KernelConfig, double>> rankConfigs(const KernelProblem &problem);
+/// Stage 1: every configuration, best first, with the model's estimate in milliseconds on
+/// `target` (the default GPU when null).
+SmallVector<std::pair<KernelConfig, double>> rankConfigs(const KernelProblem &problem,
+                                                         const GpuTarget *target = nullptr);
 
 /// A tuning database: configurations by kernel key (`M x N x K : epilogue fingerprint`).
 using TuningDb = llvm::StringMap<KernelConfig>;

@@ -11,11 +11,15 @@
 
 namespace mlir::coda {
 
+struct GpuTarget;
+
 struct CudaEmitterOptions {
   /// Also define a PyTorch extension module (for torch.utils.cpp_extension.load).
   bool torchBinding = false;
   /// A tuning database (bench/tune.py) with measured configurations; empty: the analytic model.
   std::string tuningDb;
+  /// The GPU the analytic model ranks configurations for (GpuTargets.def); null: the default.
+  const GpuTarget *target = nullptr;
   /// Write a pairwise(rotate, halves) result into its halves from the kernel (TMA stores of
   /// subtiles staged half by half) where the kernel allows it (not accumulated, a head as wide
   /// as some CTA tile, tiles a whole number of heads wide); otherwise, or when false, the pairs
