@@ -37,7 +37,7 @@ run through `coda-opt --coda-fuse`, `--coda-expand`, `--coda-fuse-report` and
 `--coda-report-traffic` (each pass's output is parsed again), `coda-translate --coda-to-cuda`
 (on the mutant and on its fused form) and `coda-run` (with --max-memory 1G where coda-run has
 that option). Every tool runs in its own process group under a 4 GiB address-space limit
-(RLIMIT_AS) and is killed after --timeout seconds.
+(RLIMIT_AS; none for AddressSanitizer builds) and is killed after --timeout seconds.
 
 Every tool run is classified as
   ok                   exit 0 (and, for coda-opt passes, the output parses again);
@@ -337,6 +337,9 @@ CRASH_MARKERS = ["Stack dump", "PLEASE submit a bug report", "PLEASE report this
                  "double free", "Segmentation fault", "terminate called", "std::bad_alloc"]
 CRASH_CODES = set(range(132, 140))
 MEMORY_LIMIT = 4 << 30
+# The address-space limit the tools run under: none for AddressSanitizer builds
+# (scripts/sanitize.sh), whose shadow memory alone reserves terabytes of addresses.
+address_limit = MEMORY_LIMIT
 
 POS_RE = re.compile(r"^.*?:\d+:\d+:\s*")
 PRETTY_RE = re.compile(r"^\d+\.\t")
@@ -348,7 +351,8 @@ REASON_RES = [re.compile(p) for p in (
 
 
 def _limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    if address_limit:
+        resource.setrlimit(resource.RLIMIT_AS, (address_limit, address_limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
@@ -720,6 +724,10 @@ def main(argv=None):
                   "coda-translate, or pass --build)" % path, file=sys.stderr)
             return 2
         tools[name] = path
+    global address_limit
+    with open(tools["coda-opt"], "rb") as fh:
+        if b"libasan.so" in fh.read():
+            address_limit = None
 
     opt_help = tool_help(tools["coda-opt"])
     pass_flags = []
