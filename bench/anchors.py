@@ -212,14 +212,14 @@ VARIANT_OPTIONS = {
 def add_tuning_db_argument(parser):
     parser.add_argument("--tuning-db", default=None,
                         help="bench/tune.py's measured configurations, for coda-translate "
-                             "(default: this GPU's bench/results/tuning-<gpu>.json where there is "
+                             "(default: this GPU's data/tuning/tuning-<gpu>.json where there is "
                              "one, else tuning-h200.json; the analytic model where absent)")
 
 
 def resolve_tuning_db(args):
     """--tuning-db's default, once the GPU is known."""
     if args.tuning_db is None:
-        args.tuning_db = gpu_results.tuning_db(os.path.join(HERE, "results"),
+        args.tuning_db = gpu_results.tuning_db(os.path.join(os.path.dirname(HERE), "data", "tuning"),
                                                torch.cuda.get_device_name())
 
 

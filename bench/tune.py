@@ -20,14 +20,14 @@ candidates as comments (`// coda-tuning-key: ...`, `// coda-candidate: {...} mod
                                        variants of a kernel and cuBLAS's products alone interleaved
                                        (medians of --reps), and writes the fastest per
                                        kernel by GPU time (queued behind a GPU sleep) into
-                                       bench/results/tuning-<gpu>.json (--db; <gpu> as
+                                       data/tuning/tuning-<gpu>.json (--db; <gpu> as
                                        bench/gpu_results.py names it: tuning-h200.json on an
                                        H200), with the baseline's
                                        time beside it (the model's choice, or DB's); with
                                        --sustained, by the time per call back to back at the
                                        GPU's power cap (bench/sustained.py), into --db
 
-`coda-translate --tuning-db=bench/results/tuning-h200.json` then uses the measured choices.
+`coda-translate --tuning-db=data/tuning/tuning-h200.json` then uses the measured choices.
 """
 import argparse
 import json
@@ -274,7 +274,8 @@ def measure(args):
         import sustained  # bench/sustained.py
         sampler = sustained.Sampler()
     device = torch.cuda.get_device_name()
-    db_path = args.db or gpu_results.results_path(os.path.join(HERE, "results"), "tuning", device, "json")
+    db_path = args.db or gpu_results.results_path(os.path.join(ROOT, "data", "tuning"), "tuning",
+                                                  device, "json")
     db = {"device": device, "kernels": {}, "measured": {}}
     if os.path.exists(db_path):
         with open(db_path) as f:
@@ -349,7 +350,7 @@ def main():
                              "model's best of the other schedule instead of the model's --top")
     parser.add_argument("--db", default=None,
                         help="(measure) the tuning database to update with the fastest "
-                             "configurations (default: bench/results/tuning-<gpu>.json, the "
+                             "configurations (default: data/tuning/tuning-<gpu>.json, the "
                              "GPU's own: tuning-h200.json on an H200)")
     parser.add_argument("--sustained", action="store_true",
                         help="(measure) rank by the time per call back to back at the GPU's power "

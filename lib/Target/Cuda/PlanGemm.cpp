@@ -12,7 +12,6 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::coda;
@@ -169,6 +168,49 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan, bool full
 
 /// The database's configuration for this kernel, else the analytic model's best; the choice
 /// and the model's ranking go into the file as comments (bench/tune.py reads them).
+/// A kernel's key in a tuning database: what decides its speed, not its text, so that a
+/// front-end change that leaves the kernel as it is keeps its entry. The problem's shape; A's
+/// element type and both operands' layouts; the pairwise mode (and the heads it rotates); each
+/// epilogue operand's role and element type (a table's period); each result's mode and
+/// element type; and the epilogue's fp32 operations per element. For example
+/// "8192x28672x4096:bf16:nt:contract:-:store-bf16:ops16".
+std::string cuda::tuningKey(GemmOp op, double opsPerElement) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << op.getM() << "x" << op.getN() << "x" << op.getK() << ":"
+     << op.getA().getType().getElementType() << ":" << (op.getTransposeA() ? "t" : "n")
+     << (op.getTransposeB() ? "t" : "n") << ":";
+  if (std::optional<PairwiseMode> mode = op.getPairwise())
+    os << stringifyPairwiseMode(*mode);
+  else
+    os << "plain";
+  if (std::optional<uint64_t> halves = op.getHalves())
+    os << "-halves" << *halves;
+  os << ":";
+  if (op.getExtras().empty())
+    os << "-";
+  for (auto [i, extra] : llvm::enumerate(op.getExtras())) {
+    OperandRole role = op.getRole(i);
+    os << (i ? "," : "") << stringifyOperandRole(role);
+    if (role == OperandRole::Tiled)
+      os << periodOf(op, i);
+    os << "-" << cast<ShapedType>(extra.getType()).getElementType();
+  }
+  os << ":";
+  for (unsigned r = 0, e = op.getNumResults(); r < e; ++r) {
+    ResultModeAttr mode = op.getMode(r);
+    os << (r ? "," : "");
+    if (mode.isReduce())
+      os << "reduce_" << stringifyReduceDim(mode.getDim()) << "_"
+         << stringifyCombiner(mode.getCombiner());
+    else
+      os << (mode.isAccumulate() ? "accumulate" : "store");
+    os << "-" << cast<ShapedType>(op->getResult(r).getType()).getElementType();
+  }
+  os << ":ops" << llvm::formatv("{0:f0}", opsPerElement);
+  return key;
+}
+
 FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &plan,
                                                   raw_ostream &comments) {
   auto bytesOf = [](Type t) { return std::max<unsigned>(1, t.getIntOrFloatBitWidth() / 8); };
@@ -196,13 +238,7 @@ FailureOr<KernelConfig> CudaEmitter::chooseConfig(GemmOp op, const KernelPlan &p
                    rowsAhead.contains(op), opsFull},
                   options.target);
 
-  // The key: the problem and a fingerprint of the op (its epilogue), stable across runs.
-  std::string text;
-  llvm::raw_string_ostream textStream(text);
-  op->print(textStream, OpPrintingFlags().elideLargeElementsAttrs().useLocalScope());
-  std::string key = llvm::formatv("{0}x{1}x{2}:{3:x-}", op.getM(), op.getN(), op.getK(),
-                                  llvm::xxh3_64bits(text))
-                        .str();
+  std::string key = tuningKey(op, ops);
   // A HalvesStore tiles the result in whole heads: the CTA tile's N is a multiple of the head,
   // in the model's ranking and in a database entry alike.
   std::optional<int64_t> head;

@@ -18,7 +18,7 @@ void mlir::coda::registerToCudaTranslation() {
       "tuning-db",
       llvm::cl::desc("With --coda-to-cuda: a JSON tuning database (bench/tune.py writes one) "
                      "whose measured kernel configurations replace the analytic model's; one "
-                     "per GPU (bench/results/tuning-h200.json, tuning-h100-80gb-hbm3.json)"),
+                     "per GPU (data/tuning/tuning-h200.json, tuning-h100-80gb-hbm3.json)"),
       llvm::cl::value_desc("file"), llvm::cl::init(""));
   static llvm::cl::opt<std::string> target(
       "target",

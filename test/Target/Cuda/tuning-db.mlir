@@ -8,7 +8,7 @@
 
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=MODEL
 // MODEL:       static inline int coda_swizzle(
-// MODEL:       // coda-tuning-key: 8192x4096x4096:[[HASH:[0-9a-f]+]]
+// MODEL:       // coda-tuning-key: 8192x4096x4096:bf16:nt:plain:-:accumulate-bf16:ops2
 // MODEL-NEXT:  // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
 // MODEL-NEXT:  // model inputs: epilogue 4.0 bytes and {{[0-9]+}} fp32 ops per element
 // MODEL-NEXT:  // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model {{[0-9.]+}} ms

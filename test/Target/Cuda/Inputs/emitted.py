@@ -20,8 +20,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 GOLDEN = os.path.join(HERE, "emitted")
-DATABASES = {"h200": "bench/results/tuning-h200.json",
-             "h100": "bench/results/tuning-h100-80gb-hbm3.json"}
+DATABASES = {"h200": "data/tuning/tuning-h200.json",
+             "h100": "data/tuning/tuning-h100-80gb-hbm3.json"}
 
 
 def cases():

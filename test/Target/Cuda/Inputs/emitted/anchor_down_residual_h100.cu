@@ -79,8 +79,8 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 8192x4096x14336:c8a47be1cf03ac76
-// configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 (analytic model)
+// coda-tuning-key: 8192x4096x14336:bf16:nt:plain:matrix-bf16:store-bf16:ops5
+// configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 (tuning database)
 // model inputs: epilogue 4.0 bytes and 5 fp32 ops per element
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 1.297 ms
 // coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 1.329 ms

@@ -61,14 +61,14 @@ static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM,
 __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, float v3, float v4, long long v5, long long v6, float *out) {
   double v7 = 1.000000000e-05f;
   float v8 = 4.096000000e+03f;
-  float v9 = coda::rt::divFull(v3, v8);
-  float v10 = coda::rt::divFull(v4, v8);
+  float v9 = v3 / v8;
+  float v10 = v4 / v8;
   float v11 = v9 * v9;
   float v12 = v10 - v11;
   float v13 = v7;
   float v14 = v12 + v13;
   float v15 = rsqrtf(v14);
-  float v16 = coda::rt::divFull(v3, v8);
+  float v16 = v3 / v8;
   float v17 = v16 * v1;
   float v18 = v0 - v17;
   float v19 = v18 * v15;
@@ -91,8 +91,8 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 8192x6144x4096:e3163e76a8ffeb5a
-// configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 division full (analytic model)
+// coda-tuning-key: 8192x6144x4096:bf16:nt:plain:col-f32,col-f32,row-f32,row-f32:store-bf16:ops36
+// configuration: 256x128x64 cluster 1x2 cooperative raster heuristic epilogue 128x64 (tuning database)
 // model inputs: epilogue 2.0 bytes and 36 fp32 ops per element (24 with div.full.f32)
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.829 ms
 // coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.842 ms
@@ -108,9 +108,9 @@ template <int F> struct main_k0_v0 {
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.829 ms
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.829 ms
 struct main_k0_kernel {
-  using TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>;
-  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
-  static constexpr int kTileM = 128, kTileN = 256;
+  using TileShape = cute::Shape<cute::_256, cute::_128, cute::_64>;
+  using ClusterShape = cute::Shape<cute::_1, cute::_2, cute::_1>;
+  static constexpr int kTileM = 256, kTileN = 128;
   using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
   using ElementIn = cutlass::bfloat16_t;
@@ -154,8 +154,8 @@ struct main_k0_kernel {
 static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   using K = main_k0_kernel;
   typename K::Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, 1, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
-  return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 256, 128, 1, 2, 8);
+  return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 1, 2, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 }
 
 static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
@@ -178,10 +178,10 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 256, 128, 1, 2, 8);
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const float *>(operand0)}, {static_cast<const float *>(operand1)}, {{static_cast<const float *>(operand2)}, rowsDone}, {{static_cast<const float *>(operand3)}, rowsDone}, {}, {}};
-  args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+  args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 1, 2, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
@@ -196,7 +196,7 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, const
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
   using G = main_k0_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 256, 128, 1, 2, 8);
   return coda_round_up(G::get_workspace_size(args));
 }
 
@@ -347,9 +347,9 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   // main_g1 hands its rows to main_k0, which runs beside it.
   coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(8192, 6144);
   if (main_k0_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 50446336), 0, 256, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 50446336), 0, 128, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 50380800), reinterpret_cast<float *>(ws + 50413568), reinterpret_cast<unsigned *>(ws + 50446336), 128, main_k0_rows.early, main_k0_rows.side);
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 50380800), reinterpret_cast<float *>(ws + 50413568), reinterpret_cast<unsigned *>(ws + 50446336), 256, main_k0_rows.early, main_k0_rows.side);
   } else {
     main_g1<<<1024, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 50380800), reinterpret_cast<float *>(ws + 50413568));
   }
@@ -391,9 +391,9 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   // main_g1 hands its rows to main_k0, which runs beside it.
   coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(8192, 6144);
   if (main_k0_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 65536), 0, 256, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 65536), 0, 128, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 32768), reinterpret_cast<unsigned *>(ws + 65536), 128, main_k0_rows.early, main_k0_rows.side);
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 32768), reinterpret_cast<unsigned *>(ws + 65536), 256, main_k0_rows.early, main_k0_rows.side);
   } else {
     main_g1<<<1024, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 32768));
   }

@@ -96,8 +96,8 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 reduce<row, lse> (tile partials) #1 reduce<row, sum> (tile partials).
-// coda-tuning-key: 8192x128256x4096:703ca49c3cf358f7
-// configuration: 128x128x64 cluster 2x1 pingpong raster along_n epilogue 64x64 (analytic model)
+// coda-tuning-key: 8192x128256x4096:bf16:nt:plain:row-i64:reduce_row_lse-f32,reduce_row_sum-f32:ops20
+// configuration: 128x128x64 cluster 2x1 pingpong raster along_n epilogue 64x64 (tuning database)
 // model inputs: epilogue 0.0 bytes and 20 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 11.534 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 11.855 ms

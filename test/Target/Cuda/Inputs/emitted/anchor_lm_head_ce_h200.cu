@@ -96,8 +96,8 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 reduce<row, lse> (tile partials) #1 reduce<row, sum> (tile partials).
-// coda-tuning-key: 8192x128256x4096:703ca49c3cf358f7
-// configuration: 128x128x64 cluster 2x1 pingpong raster along_n epilogue 64x64 (analytic model)
+// coda-tuning-key: 8192x128256x4096:bf16:nt:plain:row-i64:reduce_row_lse-f32,reduce_row_sum-f32:ops20
+// configuration: 64x256x64 cluster 2x1 pingpong raster along_m epilogue 64x64 (tuning database)
 // model inputs: epilogue 0.0 bytes and 20 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 11.534 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 11.855 ms
@@ -112,9 +112,9 @@ template <int F> struct main_k0_v1 {
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "swizzle": 1, "epilogue_n": 64} model 11.534 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 11.534 ms
 struct main_k0_kernel {
-  using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
+  using TileShape = cute::Shape<cute::_64, cute::_256, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
-  static constexpr int kTileM = 128, kTileN = 128;
+  static constexpr int kTileM = 64, kTileN = 256;
   using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
   using ElementIn = cutlass::bfloat16_t;
@@ -187,8 +187,8 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, nullptr, sD, nullptr, sD}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
-  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 64, 256, 2, 1, 8);
+  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongM;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   size_t offsets[2];
   main_k0_partials(m, n, offsets);
@@ -210,8 +210,8 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
   using G = main_k0_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
-  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 64, 256, 2, 1, 8);
+  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongM;
   size_t offsets[2];
   return coda_round_up(G::get_workspace_size(args)) + main_k0_partials(m, n, offsets);
 }

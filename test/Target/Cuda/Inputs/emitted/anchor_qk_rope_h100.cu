@@ -90,8 +90,8 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
-// coda-tuning-key: 8192x5120x4096:9971c621d2874951
-// configuration: 128x128x64 cluster 2x1 pingpong raster heuristic (analytic model)
+// coda-tuning-key: 8192x5120x4096:bf16:nt:rotate-halves128:tiled128-bf16,tiled128-bf16:store-bf16:ops18
+// configuration: 128x128x64 cluster 2x1 pingpong raster heuristic (tuning database)
 // model inputs: epilogue 2.0 bytes and 18 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.475 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m"} model 0.488 ms

@@ -95,8 +95,8 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sum> (tile partials).
-// coda-tuning-key: 8192x4096x4096:36ac25e164c02d80
-// configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
+// coda-tuning-key: 8192x4096x4096:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sum-f32:ops16
+// configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 (tuning database)
 // model inputs: epilogue 4.0 bytes and 16 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.380 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model 0.390 ms
@@ -111,15 +111,15 @@ template <int F> struct main_k0_v1 {
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1, "epilogue_n": 64} model 0.380 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.380 ms
 struct main_k0_kernel {
-  using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
+  using TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
-  static constexpr int kTileM = 128, kTileN = 128;
-  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
-  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
+  static constexpr int kTileM = 128, kTileN = 256;
+  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
   using ElementIn = cutlass::bfloat16_t;
   using ElementD = cutlass::bfloat16_t;
   static constexpr int kAlignD = 16 / sizeof(ElementD);
-  using EpilogueTile = cute::Shape<cute::_64, cute::_64>;
+  using EpilogueTile = cute::Shape<cute::_128, cute::_64>;
   using LayoutA = cutlass::layout::RowMajor; // A is [M, K]
   using LayoutB = cutlass::layout::ColumnMajor; // B is [N, K]
   using LayoutD = cutlass::layout::RowMajor;
@@ -183,7 +183,7 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, static_cast<const K::ElementC *>(operand0), sC, static_cast<K::ElementD *>(result0), sD}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   size_t offsets[1];
   main_k0_partials(m, n, offsets);
@@ -203,7 +203,7 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
   using G = main_k0_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
   size_t offsets[1];
   return coda_round_up(G::get_workspace_size(args)) + main_k0_partials(m, n, offsets);
 }

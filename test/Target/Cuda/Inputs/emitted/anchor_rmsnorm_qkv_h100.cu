@@ -84,8 +84,8 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 8192x6144x4096:2347cf783297d610
-// configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
+// coda-tuning-key: 8192x6144x4096:bf16:nt:plain:row-f32:store-bf16:ops16
+// configuration: 128x256x64 cluster 2x1 cooperative raster heuristic (tuning database)
 // model inputs: epilogue 2.0 bytes and 16 fp32 ops per element (12 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.570 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.585 ms
@@ -101,15 +101,14 @@ template <int F> struct main_k0_v0 {
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.570 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.570 ms
 struct main_k0_kernel {
-  using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
+  using TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
-  static constexpr int kTileM = 128, kTileN = 128;
-  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
-  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
+  static constexpr int kTileM = 128, kTileN = 256;
+  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
   using ElementIn = cutlass::bfloat16_t;
   using ElementD = cutlass::bfloat16_t;
   static constexpr int kAlignD = 16 / sizeof(ElementD);
-  using EpilogueTile = cute::Shape<cute::_64, cute::_64>;
   using LayoutA = cutlass::layout::RowMajor; // A is [M, K]
   using LayoutB = cutlass::layout::ColumnMajor; // B is [N, K]
   using LayoutD = cutlass::layout::RowMajor;
@@ -123,7 +122,7 @@ struct main_k0_kernel {
       cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 2
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
       ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
@@ -141,7 +140,7 @@ struct main_k0_kernel {
 static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   using K = main_k0_kernel;
   typename K::Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, 1, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
   return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 }
 
@@ -165,7 +164,7 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, vo
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{{static_cast<const float *>(operand0)}, rowsDone}, {}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
@@ -183,7 +182,7 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
   using G = main_k0_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
   return coda_round_up(G::get_workspace_size(args));
 }
 

@@ -63,7 +63,7 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, long long v
   float v5 = -v0;
   float v6 = __expf(v5);
   float v7 = v6 + v4;
-  float v8 = v4 / v7;
+  float v8 = coda::rt::divFull(v4, v7);
   float v9 = v0 * v8;
   float v10 = v9 * v1;
   out[0] = v10;
@@ -86,8 +86,8 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns).
-// coda-tuning-key: 8192x28672x4096:bcc9f281dcafa3fa
-// configuration: 128x128x64 cluster 2x1 pingpong raster along_n epilogue 64x64 (analytic model)
+// coda-tuning-key: 8192x28672x4096:bf16:nt:contract:-:store-bf16:ops12
+// configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 division full (tuning database)
 // model inputs: epilogue 1.0 bytes and 12 fp32 ops per element (10 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 2.587 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model 2.659 ms
@@ -103,15 +103,15 @@ template <int F> struct main_k0_v0 {
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 2.587 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64, "division": "full"} model 2.587 ms
 struct main_k0_kernel {
-  using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
+  using TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
-  static constexpr int kTileM = 128, kTileN = 128;
-  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
-  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
+  static constexpr int kTileM = 128, kTileN = 256;
+  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
   using ElementIn = cutlass::bfloat16_t;
   using ElementD = void;
   static constexpr int kAlignD = 8;
-  using EpilogueTile = cute::Shape<cute::_64, cute::_64>;
+  using EpilogueTile = cute::Shape<cute::_128, cute::_64>;
   static constexpr int kStoreStages = 2; // CUTLASS's store stages for sm90 TMA epilogues
   using LayoutA = cutlass::layout::RowMajor; // A is [M, K]
   using LayoutB = cutlass::layout::ColumnMajor; // B is [N, K]
@@ -163,8 +163,7 @@ extern "C" int main_k0(const void *a, const void *b, void *result0, int m, int n
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, nullptr, sD, nullptr, sD}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
-  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{}, {static_cast<cutlass::bfloat16_t *>(result0), n / 2}, {}};
   args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
@@ -177,8 +176,7 @@ extern "C" int main_k0(const void *a, const void *b, void *result0, int m, int n
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
   using G = main_k0_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
-  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 256, 2, 1, 8);
   return coda_round_up(G::get_workspace_size(args));
 }
 

@@ -86,8 +86,8 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns).
-// coda-tuning-key: 8192x28672x4096:bcc9f281dcafa3fa
-// configuration: 128x128x64 cluster 2x1 pingpong raster along_n epilogue 64x64 (analytic model)
+// coda-tuning-key: 8192x28672x4096:bf16:nt:contract:-:store-bf16:ops12
+// configuration: 128x128x64 cluster 2x1 pingpong raster along_n epilogue 64x64 (tuning database)
 // model inputs: epilogue 1.0 bytes and 12 fp32 ops per element (10 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 2.587 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model 2.659 ms

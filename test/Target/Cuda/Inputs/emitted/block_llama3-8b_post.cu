@@ -95,7 +95,7 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sum> (tile partials).
-// coda-tuning-key: 8192x4096x4096:36ac25e164c02d80
+// coda-tuning-key: 8192x4096x4096:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sum-f32:ops16
 // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
 // model inputs: epilogue 4.0 bytes and 16 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.380 ms
@@ -245,7 +245,7 @@ template <int F> struct main_k1_v0 {
 };
 
 // main_k1: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns).
-// coda-tuning-key: 8192x28672x4096:73ee27045faf9488
+// coda-tuning-key: 8192x28672x4096:bf16:nt:contract:row-f32:store-bf16:ops20
 // configuration: 128x128x64 cluster 2x1 pingpong raster along_n epilogue 64x64 (analytic model)
 // model inputs: epilogue 1.0 bytes and 20 fp32 ops per element (16 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 2.587 ms
@@ -365,7 +365,7 @@ template <int F> struct main_k2_v0 {
 };
 
 // main_k2: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 8192x4096x14336:c8a47be1cf03ac76
+// coda-tuning-key: 8192x4096x14336:bf16:nt:plain:matrix-bf16:store-bf16:ops5
 // configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 (analytic model)
 // model inputs: epilogue 4.0 bytes and 5 fp32 ops per element
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 1.297 ms

@@ -109,7 +109,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
-// coda-tuning-key: 8192x6144x4096:d798cb163a65e152
+// coda-tuning-key: 8192x6144x4096:bf16:nt:rotate-halves128:tiled128-bf16,tiled128-bf16,row-f32:store-bf16:ops30
 // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 30 fp32 ops per element (28 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.849 ms

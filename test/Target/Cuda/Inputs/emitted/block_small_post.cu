@@ -95,7 +95,7 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sum> (tile partials).
-// coda-tuning-key: 64x512x512:5593b24ac3274999
+// coda-tuning-key: 64x512x512:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sum-f32:ops16
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 16 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
@@ -243,7 +243,7 @@ template <int F> struct main_k1_v0 {
 };
 
 // main_k1: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns).
-// coda-tuning-key: 64x2048x512:c158d88aa6d48fdf
+// coda-tuning-key: 64x2048x512:bf16:nt:contract:row-f32:store-bf16:ops20
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 1.0 bytes and 20 fp32 ops per element (16 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.011 ms
@@ -360,7 +360,7 @@ template <int F> struct main_k2_v0 {
 };
 
 // main_k2: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 64x512x1024:404430e8c7c6b5a4
+// coda-tuning-key: 64x512x1024:bf16:nt:plain:matrix-bf16:store-bf16:ops5
 // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
 // model inputs: epilogue 4.0 bytes and 5 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.008 ms

@@ -109,7 +109,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
-// coda-tuning-key: 64x1024x512:d24e06e24f62cede
+// coda-tuning-key: 64x1024x512:bf16:nt:rotate-halves128:tiled128-bf16,tiled128-bf16,row-f32:store-bf16:ops30
 // configuration: 128x128x64 cluster 2x1 cooperative raster along_n division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 30 fp32 ops per element (28 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.018 ms

@@ -93,7 +93,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 256x1024x512:ca40a7c1733b99f4
+// coda-tuning-key: 256x1024x512:bf16:nt:plain:col-bf16,row-f32:store-bf16:ops35
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 35 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.021 ms

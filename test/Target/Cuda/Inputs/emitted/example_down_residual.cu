@@ -77,7 +77,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 accumulate (TMA store).
-// coda-tuning-key: 256x1024x512:881a9a34b3cefcc1
+// coda-tuning-key: 256x1024x512:bf16:nt:plain:-:accumulate-bf16:ops2
 // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
 // model inputs: epilogue 4.0 bytes and 2 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.004 ms

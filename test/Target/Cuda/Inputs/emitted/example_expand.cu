@@ -101,7 +101,7 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · B, pairwise(expand); results: #0 store (direct store).
-// coda-tuning-key: 256x1024x512:1d123c13237d6146
+// coda-tuning-key: 256x1024x512:bf16:nn:expand:scalar-f32:store-bf16:ops56
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 56 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.032 ms

@@ -88,7 +88,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 256x768x512:f3bb8b2c507c538a
+// coda-tuning-key: 256x768x512:bf16:nt:plain:col-f32,row-f32,row-f32:store-bf16:ops27
 // configuration: 128x128x64 cluster 2x1 cooperative raster along_n division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 27 fp32 ops per element (19 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms

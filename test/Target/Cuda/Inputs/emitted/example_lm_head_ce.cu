@@ -96,7 +96,7 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 reduce<row, lse> (tile partials) #1 reduce<row, sum> (tile partials).
-// coda-tuning-key: 256x4096x512:a61d74d27d024423
+// coda-tuning-key: 256x4096x512:bf16:nt:plain:row-i64:reduce_row_lse-f32,reduce_row_sum-f32:ops20
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 0.0 bytes and 20 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms

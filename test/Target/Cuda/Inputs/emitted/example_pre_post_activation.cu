@@ -125,7 +125,7 @@ template <int F> struct main_k0_v3 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store) #1 store (direct store) #2 reduce<col, sum> (tile partials) #3 reduce<col, max> (tile partials).
-// coda-tuning-key: 256x1024x512:f84d6a10682c2d56
+// coda-tuning-key: 256x1024x512:bf16:nt:plain:col-f32:store-bf16,store-f32,reduce_col_sum-f32,reduce_col_max-f32:ops20
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 6.0 bytes and 20 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.016 ms

@@ -79,7 +79,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 256x1024x512:d0b78c896e3098e1
+// coda-tuning-key: 256x1024x512:bf16:nt:plain:-:store-bf16:ops3
 // configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
 // model inputs: epilogue 2.0 bytes and 3 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.004 ms

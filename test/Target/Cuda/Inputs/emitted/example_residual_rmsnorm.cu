@@ -94,7 +94,7 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sumsq> (tile partials).
-// coda-tuning-key: 256x1024x512:67ce0ff03422a373
+// coda-tuning-key: 256x1024x512:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sumsq-f32:ops10
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 10 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.010 ms

@@ -94,7 +94,7 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sumsq> (tile partials).
-// coda-tuning-key: 512x1024x512:ef9989cc59d60f67
+// coda-tuning-key: 512x1024x512:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sumsq-f32:ops10
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 10 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.010 ms
@@ -242,7 +242,7 @@ template <int F> struct ragged_k0_v1 {
 };
 
 // ragged_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sumsq> (tile partials).
-// coda-tuning-key: 1000x1000x136:e055081c73edc6f
+// coda-tuning-key: 1000x1000x136:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sumsq-f32:ops10
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 10 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
@@ -390,7 +390,7 @@ template <int F> struct tall_k0_v1 {
 };
 
 // tall_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sumsq> (tile partials).
-// coda-tuning-key: 8191x4096x256:17d830bcdbecb8c6
+// coda-tuning-key: 8191x4096x256:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sumsq-f32:ops10
 // configuration: 128x256x64 cluster 2x1 cooperative raster heuristic epilogue 128x64 (analytic model)
 // model inputs: epilogue 4.0 bytes and 10 fp32 ops per element
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.129 ms

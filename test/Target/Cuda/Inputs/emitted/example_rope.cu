@@ -86,7 +86,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
-// coda-tuning-key: 256x1024x512:369c1f960c4236f0
+// coda-tuning-key: 256x1024x512:bf16:nt:rotate:tiled128-f32,tiled128-f32:store-bf16:ops13
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 13 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.010 ms

@@ -90,7 +90,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
-// coda-tuning-key: 256x1024x512:bee02578ec31c436
+// coda-tuning-key: 256x1024x512:bf16:nt:rotate-halves128:tiled128-bf16,tiled128-bf16:store-bf16:ops18
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 18 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms

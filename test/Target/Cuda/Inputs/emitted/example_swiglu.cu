@@ -102,7 +102,7 @@ template <int F> struct main_k0_v1 {
 };
 
 // main_k0: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns) #1 reduce<row, max> (tile partials).
-// coda-tuning-key: 256x2048x512:d49d9a6404c4434a
+// coda-tuning-key: 256x2048x512:bf16:nt:contract:-:store-bf16,reduce_row_max-f32:ops21
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 1.0 bytes and 21 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.014 ms

@@ -103,7 +103,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns).
-// coda-tuning-key: 16x192x64:a767fcb4e1224ec9
+// coda-tuning-key: 16x192x64:bf16:nt:contract:col-bf16:store-bf16:ops20
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 1.0 bytes and 20 fp32 ops per element (18 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.010 ms
@@ -220,7 +220,7 @@ template <int F> struct main_k1_v0 {
 };
 
 // main_k1: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x64x96:557ccd950fc496c4
+// coda-tuning-key: 16x64x96:bf16:nt:plain:col-bf16:store-bf16:ops5
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 5 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms

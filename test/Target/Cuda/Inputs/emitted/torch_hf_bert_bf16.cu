@@ -89,7 +89,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x192x64:49161026c4787b7
+// coda-tuning-key: 16x192x64:bf16:nt:plain:col-bf16,col-bf16,col-bf16:store-bf16:ops15
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 15 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.009 ms
@@ -235,7 +235,7 @@ template <int F> struct main_k1_v2 {
 };
 
 // main_k1: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sumsq> (tile partials) #2 reduce<row, sum> (tile partials).
-// coda-tuning-key: 16x64x64:ef0afae646d464f6
+// coda-tuning-key: 16x64x64:bf16:nt:plain:col-bf16,matrix-bf16:store-bf16,reduce_row_sumsq-f32,reduce_row_sum-f32:ops22
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 22 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
@@ -399,7 +399,7 @@ template <int F> struct main_k2_v0 {
 };
 
 // main_k2: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x256x64:5b88b31c52da0c03
+// coda-tuning-key: 16x256x64:bf16:nt:plain:col-f32,col-f32,col-bf16,row-f32,row-f32:store-bf16:ops62
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 62 fp32 ops per element (50 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
@@ -565,7 +565,7 @@ template <int F> struct main_k3_v2 {
 };
 
 // main_k3: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sumsq> (tile partials) #2 reduce<row, sum> (tile partials).
-// coda-tuning-key: 16x64x256:c17941c8c57e1bb5
+// coda-tuning-key: 16x64x256:bf16:nt:plain:col-bf16,matrix-bf16,row-f32,row-f32,col-bf16,col-bf16:store-f32,reduce_row_sumsq-f32,reduce_row_sum-f32:ops107
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 6.0 bytes and 107 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.056 ms

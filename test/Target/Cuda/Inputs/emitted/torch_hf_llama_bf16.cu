@@ -107,7 +107,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
-// coda-tuning-key: 16x128x64:b4c162f4c34781b7
+// coda-tuning-key: 16x128x64:bf16:nt:rotate-halves16:tiled16-bf16,tiled16-bf16,row-f32:store-bf16:ops26
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 26 fp32 ops per element (24 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
@@ -258,7 +258,7 @@ template <int F> struct main_k1_v1 {
 };
 
 // main_k1: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sum> (tile partials).
-// coda-tuning-key: 16x64x64:c903f3a052c93590
+// coda-tuning-key: 16x64x64:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sum-f32:ops16
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 16 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.010 ms
@@ -406,7 +406,7 @@ template <int F> struct main_k2_v0 {
 };
 
 // main_k2: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns).
-// coda-tuning-key: 16x192x64:fa8b8f8497d12fa6
+// coda-tuning-key: 16x192x64:bf16:nt:contract:row-f32:store-bf16:ops20
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 1.0 bytes and 20 fp32 ops per element (16 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.009 ms
@@ -523,7 +523,7 @@ template <int F> struct main_k3_v0 {
 };
 
 // main_k3: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x64x96:fe0408e92e945a3d
+// coda-tuning-key: 16x64x96:bf16:nt:plain:matrix-bf16:store-bf16:ops5
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 5 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.005 ms

@@ -110,7 +110,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x192x64:6864919489dcf215
+// coda-tuning-key: 16x192x64:bf16:nt:plain:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,row-f32,row-f32:store-bf16:ops55
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 55 fp32 ops per element (47 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.024 ms
@@ -285,7 +285,7 @@ template <int F> struct main_k1_v2 {
 };
 
 // main_k1: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sumsq> (tile partials) #2 reduce<row, sum> (tile partials).
-// coda-tuning-key: 16x64x64:42e057c2a5635f53
+// coda-tuning-key: 16x64x64:bf16:nt:plain:col-bf16,matrix-bf16:store-bf16,reduce_row_sumsq-f32,reduce_row_sum-f32:ops22
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 22 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
@@ -444,7 +444,7 @@ template <int F> struct main_k2_v0 {
 };
 
 // main_k2: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x256x64:60c5cd7407a0dd9c
+// coda-tuning-key: 16x256x64:bf16:nt:plain:col-f32,col-f32,col-bf16,row-f32,row-f32:store-bf16:ops35
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 35 fp32 ops per element (27 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.014 ms
@@ -565,7 +565,7 @@ template <int F> struct main_k3_v0 {
 };
 
 // main_k3: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x64x256:abcb4e4efbb6ff8c
+// coda-tuning-key: 16x64x256:bf16:nt:plain:col-bf16,matrix-bf16:store-bf16:ops8
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 8 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.007 ms

@@ -131,7 +131,7 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x448x64:38027abe18f6e460
+// coda-tuning-key: 16x448x64:bf16:nt:plain:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,row-f32,row-f32:store-bf16:ops79
 // configuration: 128x128x64 cluster 2x1 cooperative raster along_n division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 79 fp32 ops per element (71 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.036 ms
@@ -285,7 +285,7 @@ template <int F> struct main_k1_v0 {
 };
 
 // main_k1: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x64x64:527c6794bf3e0ccb
+// coda-tuning-key: 16x64x64:bf16:nt:plain:col-bf16,matrix-bf16:store-bf16:ops8
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 8 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
@@ -400,7 +400,7 @@ template <int F> struct main_k2_v0 {
 };
 
 // main_k2: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x64x256:abcb4e4efbb6ff8c
+// coda-tuning-key: 16x64x256:bf16:nt:plain:col-bf16,matrix-bf16:store-bf16:ops8
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 8 fp32 ops per element
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.007 ms
