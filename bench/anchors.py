@@ -16,7 +16,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
      with --bf16-epilogues also coda fused with --coda-fuse=fp32-epilogues=false (a bf16
      rounding after every epilogue op, as the program is written), with --staged-halves
-     coda emitted with coda-translate --tma-halves=false (and likewise the other variants of
+     coda emitted with coda-translate --cuda-without=tma-halves (and likewise the other variants of
      --help), each checked the same way and timed in the same alternations;
   3. lists the kernels coda's call runs with their times (torch.profiler), and for coda and
      cuBLAS the host time of a call and the GPU time of the call replayed from a CUDA graph
@@ -185,12 +185,12 @@ def tuned_variant(case, tuning_dir, db_path):
 DEFAULT = ("", "--coda-fuse", ())
 VARIANTS = {
     "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),
-    "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--tma-halves=false",)),
-    "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--overlap-rows=false",)),
-    "coda_all_sms": ("_all_sms", "--coda-fuse", ("--whole-waves=false",)),
-    "coda_global_tables": ("_global_tables", "--coda-fuse", ("--tma-tables=false",)),
-    "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--tma-contract=false",)),
-    "coda_adapter_launch": ("_adapter_launch", "--coda-fuse", ("--direct-launch=false",)),
+    "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--cuda-without=tma-halves",)),
+    "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--cuda-without=overlap-rows",)),
+    "coda_all_sms": ("_all_sms", "--coda-fuse", ("--cuda-without=whole-waves",)),
+    "coda_global_tables": ("_global_tables", "--coda-fuse", ("--cuda-without=tma-tables",)),
+    "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--cuda-without=tma-contract",)),
+    "coda_adapter_launch": ("_adapter_launch", "--coda-fuse", ("--cuda-without=direct-launch",)),
 }
 # The option that adds each variant, and what the variant changes.
 VARIANT_OPTIONS = {

@@ -68,7 +68,7 @@ def main():
     parser.add_argument("--reps", type=int, default=25)
     anchors.add_tuning_db_argument(parser)
     parser.add_argument("--staged-halves", action="store_true",
-                        help="emit with coda-translate --tma-halves=false (RoPE's pairs staged, "
+                        help="emit with coda-translate --cuda-without=tma-halves (RoPE's pairs staged, "
                              "then copied into their halves; files block_<half>_staged_halves.cu)")
     args = parser.parse_args()
     anchors.resolve_tuning_db(args)
@@ -80,7 +80,7 @@ def main():
     for half in ("pre", "post"):
         program = os.path.join(HERE, "programs", "block", "llama3-8b", f"{half}.mlir")
         name = f"block_{half}" + ("_staged_halves" if args.staged_halves else "")
-        flags = ("--tma-halves=false",) if args.staged_halves else ()
+        flags = ("--cuda-without=tma-halves",) if args.staged_halves else ()
         modules[half], _ = check_examples.build(
             name, anchors.fuse_and_emit(name, program, args, translate_flags=flags), args)
 

@@ -2,7 +2,7 @@
 //
 // A call timed from an idle GPU (bench/anchors.py's first timing) waits for this host work.
 // GemmUniversalAdapter's initialize + run make two cudaFuncSetAttribute and one driver entry
-// point lookup per TMA descriptor on every call; coda-translate --direct-launch makes them once
+// point lookup per TMA descriptor on every call; coda-translate's direct-launch path makes them once
 // (include/coda/Runtime/Launch.cuh). The launches are timed behind a long GPU sleep, so that
 // none of them waits for the GPU.
 //

@@ -38,7 +38,7 @@ SMALL = [(7, 264, 136)]
 # must refuse them with a clear error, or, where the kernel can run them, compute them right.
 UNALIGNED = [(8, 7, 64), (8, 64, 129), (8, 64, 1)]
 # Shapes one example must refuse besides: the N/2 columns a pairwise contract stores by TMA
-# (--tma-contract) are 16-byte rows only for N a multiple of 16.
+# (tma-contract) are 16-byte rows only for N a multiple of 16.
 REFUSED = {"swiglu": [(8, 24, 64)]}
 
 
@@ -225,9 +225,9 @@ def adapt(name, shape):
 
 
 # Examples emitted once more with other coda-translate options: name -> (example, options).
-VARIANTS = {"swiglu_threads": ("swiglu", ["--tma-contract=false"]),
-            "bias_gelu_adapter_launch": ("bias_gelu", ["--direct-launch=false"]),
-            "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--direct-launch=false"])}
+VARIANTS = {"swiglu_threads": ("swiglu", ["--cuda-without=tma-contract"]),
+            "bias_gelu_adapter_launch": ("bias_gelu", ["--cuda-without=direct-launch"]),
+            "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--cuda-without=direct-launch"])}
 
 
 # Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.

@@ -9,7 +9,7 @@
 //   - Each TMA descriptor looks the driver's cuTensorMapEncodeTiled up again
 //     (cudaGetDriverEntryPointByVersion, through CUTLASS_CUDA_DRIVER_WRAPPER_CALL). Here that
 //     macro names `coda::rt::driver`'s functions, which look theirs up once. So this header
-//     must come before CUTLASS's TMA headers: coda-translate --direct-launch includes it first.
+//     must come before CUTLASS's TMA headers: coda-translate's direct-launch path includes it first.
 //
 //===----------------------------------------------------------------------===//
 

@@ -18,7 +18,7 @@
 // `done` must be zero when the reduction starts (the launcher clears it on the stream).
 //
 // `wholeWaves` is that CTA count on its own: every persistent kernel runs on it (coda-translate
-// --whole-waves), so that each wave of tiles is a whole one.
+// whole-waves), so that each wave of tiles is a whole one.
 //
 //===----------------------------------------------------------------------===//
 

@@ -29,9 +29,9 @@ namespace mlir::coda::cuda {
 enum class Sink {
   D,       // the collective's TMA store (the first stored or accumulated result)
   Store,   // coda::rt::GlobalStore
-  Halves,  // coda::rt::HalvesStore: a rotation into halves, by TMA from the kernel (--tma-halves)
+  Halves,  // coda::rt::HalvesStore: a rotation into halves, by TMA from the kernel (tma-halves)
   Contract, // coda::rt::ContractStore: a pairwise(contract) result, by TMA from the kernel
-            // (--tma-contract)
+            // (tma-contract)
   Reduce   // a CUTLASS reduction node writing per-tile partials, then a combine kernel
 };
 
@@ -50,9 +50,9 @@ struct KernelPlan {
   /// pipelined with the mainloop) instead of per-thread loads; -1 if none.
   int sourceOperand = -1;
   int dResult = -1;
-  /// The result a HalvesStore writes (--tma-halves); -1 if none.
+  /// The result a HalvesStore writes (tma-halves); -1 if none.
   int halvesResult = -1;
-  /// The result a ContractStore writes (--tma-contract); -1 if none.
+  /// The result a ContractStore writes (tma-contract); -1 if none.
   int contractResult = -1;
   /// A StagedStore (HalvesStore or ContractStore) stages the kernel's subtiles.
   bool stagesStores() const { return halvesResult >= 0 || contractResult >= 0; }

@@ -17,7 +17,7 @@ using namespace mlir;
 using namespace mlir::coda;
 using namespace mlir::coda::cuda;
 
-/// Whether tiled operand #i is read through TMA (coda::rt::TableLoad, --tma-tables): a 16-bit
+/// Whether tiled operand #i is read through TMA (coda::rt::TableLoad, tma-tables): a 16-bit
 /// table whose rows are whole 16-byte units, an epilogue subtile inside one period, a CTA tile a
 /// whole number of periods wide, in a ping-pong kernel. A table's stages take shared memory
 /// from the mainloop's: 16 KB for ping-pong's 64-row subtiles, twice that for cooperative
@@ -77,7 +77,7 @@ FailureOr<KernelPlan> CudaEmitter::planKernel(GemmOp op) {
       // The collective's TMA store writes the first result shaped like the accumulator. A
       // rotation into halves is written by a HalvesStore from the kernel, whole heads per CTA
       // tile. Where it cannot be (an accumulated result, heads no tile is as wide as) or with
-      // --tma-halves=false, the TMA store puts the pairs side by side into the workspace and a
+      // --cuda-without=tma-halves, the TMA store puts the pairs side by side into the workspace and a
       // copy kernel moves them into their halves (16-byte accesses both ways: per-thread
       // scattered stores from the epilogue cost the GEMM a third more on the H200).
       if (plan.dResult < 0 && plan.halvesResult < 0 && op.getHalves() && options.tmaHalves &&

@@ -6,6 +6,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 
 void mlir::coda::registerToCudaTranslation() {
@@ -26,49 +27,21 @@ void mlir::coda::registerToCudaTranslation() {
                      "analytic model ranks kernel configurations for: h200 (default) or "
                      "h100-sxm"),
       llvm::cl::value_desc("gpu"), llvm::cl::init("h200"));
-  static llvm::cl::opt<bool> tmaHalves(
-      "tma-halves",
-      llvm::cl::desc("With --coda-to-cuda: write pairwise(rotate, halves) results into their "
-                     "halves from the kernel's own TMA stores (default; where the result is not "
-                     "accumulated and a head is 128 or 256 columns wide). =false stages the "
-                     "rotated pairs in the workspace and copies them into place afterwards"),
-      llvm::cl::init(true));
-  static llvm::cl::opt<bool> tmaContract(
-      "tma-contract",
-      llvm::cl::desc("With --coda-to-cuda: write a pairwise(contract) result ([M, N/2], SwiGLU's) "
-                     "by the kernel's TMA stores of subtiles staged in shared memory (default; "
-                     "the launch then needs N a multiple of 16 for 16-bit results). =false: "
-                     "each thread stores its elements, for any even N"),
-      llvm::cl::init(true));
-  static llvm::cl::opt<bool> tmaTables(
-      "tma-tables",
-      llvm::cl::desc("With --coda-to-cuda: read 16-bit tiled operands ([M, P] tables such as "
-                     "RoPE's cos and sin) through TMA into shared memory ahead of the epilogue (default; "
-                     "in ping-pong kernels whose CTA tile is a whole number of periods wide). "
-                     "=false: each thread loads its elements"),
-      llvm::cl::init(true));
-  static llvm::cl::opt<bool> overlapRows(
-      "overlap-rows",
-      llvm::cl::desc("With --coda-to-cuda: a row reduction whose results only the next kernel "
-                     "reads as row operands (a norm's statistics) runs beside that kernel on the "
-                     "SMs its last wave leaves idle, handing the rows over a row block at a time "
-                     "(default; the analytic model then takes that kernel's tiles along N, the "
-                     "order the handover needs). =false runs the two one after the other"),
-      llvm::cl::init(true));
-  static llvm::cl::opt<bool> wholeWaves(
-      "whole-waves",
-      llvm::cl::desc("With --coda-to-cuda: run each persistent kernel on the fewest CTAs that "
-                     "take as many waves of tiles as one CTA per SM would (default). =false: "
-                     "one CTA per SM, as CUTLASS does"),
-      llvm::cl::init(true));
-  static llvm::cl::opt<bool> directLaunch(
-      "direct-launch",
-      llvm::cl::desc("With --coda-to-cuda: launch each CUTLASS kernel through coda's own host "
-                     "path (coda/Runtime/Launch.cuh: kernel attributes set once per device, the "
-                     "driver's TMA descriptor entry point looked up once) instead of "
-                     "GemmUniversalAdapter's, which repeats both on every call (default). "
-                     "=false: GemmUniversalAdapter's initialize and run"),
-      llvm::cl::init(true));
+  // Each default path measured faster than its alternative (docs/benchmarks.md); the
+  // alternatives stay reachable for A/B runs and for shapes the default cannot take.
+  static llvm::cl::list<std::string> without(
+      "cuda-without",
+      llvm::cl::desc(
+          "With --coda-to-cuda, for A/B runs: emit without the named default paths, "
+          "comma-separated. tma-halves: a rotation into halves is staged and copied into place "
+          "instead of stored by the kernel's TMA. tma-contract: SwiGLU's contracted result is "
+          "stored by each thread (any even N) instead of by TMA (N a multiple of 16). "
+          "tma-tables: RoPE's tables are loaded by each thread instead of through TMA. "
+          "overlap-rows: a norm's row statistics run before the kernel that reads them instead "
+          "of beside it. whole-waves: persistent kernels take one CTA per SM instead of whole "
+          "waves of tiles. direct-launch: CUTLASS kernels are launched by its "
+          "GemmUniversalAdapter instead of coda's host path"),
+      llvm::cl::value_desc("path,..."), llvm::cl::CommaSeparated);
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
@@ -83,12 +56,22 @@ void mlir::coda::registerToCudaTranslation() {
         }
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
-        options.tmaHalves = tmaHalves;
-        options.tmaContract = tmaContract;
-        options.tmaTables = tmaTables;
-        options.overlapRows = overlapRows;
-        options.wholeWaves = wholeWaves;
-        options.directLaunch = directLaunch;
+        for (const std::string &path : without) {
+          bool *flag = llvm::StringSwitch<bool *>(path)
+                           .Case("tma-halves", &options.tmaHalves)
+                           .Case("tma-contract", &options.tmaContract)
+                           .Case("tma-tables", &options.tmaTables)
+                           .Case("overlap-rows", &options.overlapRows)
+                           .Case("whole-waves", &options.wholeWaves)
+                           .Case("direct-launch", &options.directLaunch)
+                           .Default(nullptr);
+          if (!flag)
+            return LogicalResult(emitError(op->getLoc(), "--cuda-without: unknown path '")
+                                 << path
+                                 << "'; expected tma-halves, tma-contract, tma-tables, "
+                                    "overlap-rows, whole-waves or direct-launch");
+          *flag = false;
+        }
         return translateToCuda(op, os, options);
       },
       [](DialectRegistry &registry) { registerAllCodaDialects(registry); });

@@ -6,7 +6,7 @@
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/residual_rmsnorm.mlir | FileCheck %s --check-prefix=REDUCE
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/swiglu.mlir | FileCheck %s --check-prefix=CONTRACT
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope.mlir | FileCheck %s --check-prefix=ROTATE
-// RUN: coda-translate --coda-to-cuda --tma-halves=false %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=HALVES
+// RUN: coda-translate --coda-to-cuda --cuda-without=tma-halves %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=HALVES
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/expand.mlir | FileCheck %s --check-prefix=EXPAND
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/lm_head_ce.mlir | FileCheck %s --check-prefix=LSE
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/pre_post_activation.mlir | FileCheck %s --check-prefix=OUTPUTS
@@ -107,7 +107,7 @@
 // ROTATE:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
 // ROTATE:      {static_cast<const float *>(operand0), 128}, {static_cast<const float *>(operand1), 128}
 
-// Rotated into halves with --tma-halves=false (tma-halves.mlir: the default): the TMA store
+// Rotated into halves with --cuda-without=tma-halves (tma-halves.mlir: the default): the TMA store
 // writes the pairs side by side into the workspace, after
 // CUTLASS's own; a copy kernel moves each pair into its head's halves (16-byte accesses).
 // HALVES:      static size_t main_k0_staging_offset(int m, int n, int k) {

@@ -1,13 +1,13 @@
-// --direct-launch (the default): each CUTLASS kernel is launched by coda's host path
+// direct-launch (the default): each CUTLASS kernel is launched by coda's host path
 // (coda/Runtime/Launch.cuh) instead of GemmUniversalAdapter's initialize and run. Its header
 // comes before CUTLASS's (it redirects CUTLASS's driver calls for TMA descriptors); the launcher
 // checks can_implement, then coda::rt::launchGemm builds the parameters and launches, with
 // programmatic dependent launch where the kernel runs beside the reduction that hands it its
-// rows. --direct-launch=false keeps the adapter and does not include the header.
+// rows. --cuda-without=direct-launch keeps the adapter and does not include the header.
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s
 // RUN: coda-opt --coda-fuse %coda_src/bench/programs/small/rmsnorm_qkv.mlir -o %t.mlir
 // RUN: coda-translate --coda-to-cuda %t.mlir | FileCheck %s --check-prefix=PDL
-// RUN: coda-translate --coda-to-cuda --direct-launch=false %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s --check-prefix=ADAPTER
+// RUN: coda-translate --coda-to-cuda --cuda-without=direct-launch %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s --check-prefix=ADAPTER
 
 // CHECK:       #include <cmath>
 // CHECK-NEXT:  #include "coda/Runtime/Launch.cuh"

@@ -1,5 +1,5 @@
 // A row reduction whose results only the next kernel reads as row operands (RMSNorm's Σx² before
-// the QKV product) runs beside that kernel (--overlap-rows, the default; coda/Runtime/Overlap.cuh):
+// the QKV product) runs beside that kernel (overlap-rows, the default; coda/Runtime/Overlap.cuh):
 // the kernel's row operands wait, per tile, for their row block's count; its launcher behind the
 // public one takes the counts and the SMs to run on, and launches with programmatic dependent
 // launch; the reduction reduces a row in a device function that its plain kernel and its
@@ -10,7 +10,7 @@
 // take this problem's 128x128 tiles along M), the order rowsOverlap needs.
 // RUN: coda-opt --coda-fuse %coda_src/bench/programs/small/rmsnorm_qkv.mlir -o %t.mlir
 // RUN: coda-translate --coda-to-cuda %t.mlir | FileCheck %s
-// RUN: coda-translate --coda-to-cuda --overlap-rows=false %t.mlir | FileCheck %s --check-prefix=SERIAL
+// RUN: coda-translate --coda-to-cuda --cuda-without=overlap-rows %t.mlir | FileCheck %s --check-prefix=SERIAL
 
 // CHECK:       #include "coda/Runtime/Overlap.cuh"
 // CHECK-LABEL: struct main_k0_kernel {

@@ -10,3 +10,8 @@
 // CHECK: // configuration: {{.*}} (analytic model)
 // CHECK: extern "C" int main_k0(
 // UNKNOWN: error: --target: unknown GPU 'a100'; known: h200 (NVIDIA H200 (141 GB HBM3e)) h100-sxm (NVIDIA H100 SXM (80 GB HBM3))
+
+// The A/B alternatives of the default paths are named by one option; an unknown name is an
+// error that lists the known ones.
+// RUN: not coda-translate --coda-to-cuda --cuda-without=tma-halves,bogus %coda_src/examples/cuda/bias_gelu.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=WITHOUT
+// WITHOUT: error: --cuda-without: unknown path 'bogus'; expected tma-halves, tma-contract, tma-tables, overlap-rows, whole-waves or direct-launch

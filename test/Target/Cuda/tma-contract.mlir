@@ -1,11 +1,11 @@
-// --tma-contract (the default): a pairwise(contract) result ([M, N/2], SwiGLU's) is written by
+// tma-contract (the default): a pairwise(contract) result ([M, N/2], SwiGLU's) is written by
 // the kernel's own TMA stores (coda::rt::ContractStore) from subtiles staged in shared memory;
 // its packed rows must then be 16-byte aligned, which the launcher checks (N a multiple of 16
-// for 16-bit results, 8 for fp32). --tma-contract=false: each thread stores its elements
+// for 16-bit results, 8 for fp32). --cuda-without=tma-contract: each thread stores its elements
 // (coda::rt::GlobalStore), for any even N.
 
 // RUN: coda-translate --coda-to-cuda %s -split-input-file | FileCheck %s
-// RUN: coda-translate --coda-to-cuda --tma-contract=false %s -split-input-file | FileCheck %s --check-prefix=THREADS
+// RUN: coda-translate --coda-to-cuda --cuda-without=tma-contract %s -split-input-file | FileCheck %s --check-prefix=THREADS
 
 // CHECK-LABEL: // swiglu_k0: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns).
 // CHECK:       using ElementD = void;

@@ -1,7 +1,7 @@
-// --tma-halves (the default): a pairwise(rotate, halves) result is written into its heads'
+// tma-halves (the default): a pairwise(rotate, halves) result is written into its heads'
 // halves by the kernel's own TMA stores (coda::rt::HalvesStore), with no staging and no copy
 // after the GEMM; the CTA tile is a whole number of heads wide. Heads no CTA tile is as wide as
-// fall back to the staged pairs and the copy kernel (--tma-halves=false:
+// fall back to the staged pairs and the copy kernel (--cuda-without=tma-halves:
 // test/Target/Cuda/coda-to-cuda.mlir).
 
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s

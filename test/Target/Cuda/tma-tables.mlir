@@ -1,9 +1,9 @@
-// --tma-tables (the default): a 16-bit tiled operand (an [M, P] table such as RoPE's cos and
+// tma-tables (the default): a 16-bit tiled operand (an [M, P] table such as RoPE's cos and
 // sin) of a ping-pong kernel is read through TMA: coda::rt::TableLoad, CUTLASS's AuxLoad over
 // the [M, P] table with each CTA tile's columns taken mod P, its stages the collective's load
 // stages. Cooperative kernels (whose 128-row subtiles' stages would take 32 KB per table from
 // the mainloop), tables of fp32, periods no CTA tile is a whole number of, and
-// --tma-tables=false keep per-thread loads (coda::rt::GlobalLoad).
+// --cuda-without=tma-tables keep per-thread loads (coda::rt::GlobalLoad).
 
 // Each program in a 128x128 ping-pong tile, from a one-entry tuning database.
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir \
@@ -14,7 +14,7 @@
 // RUN:   | sed -n 's|^// coda-tuning-key: \(.*\)|{"kernels": {"\1": {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"}}}|p' > %t.period.json
 
 // RUN: coda-translate --coda-to-cuda --tuning-db=%t.halves.json %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s
-// RUN: coda-translate --coda-to-cuda --tuning-db=%t.halves.json --tma-tables=false %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=OFF
+// RUN: coda-translate --coda-to-cuda --tuning-db=%t.halves.json --cuda-without=tma-tables %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=OFF
 // RUN: coda-translate --coda-to-cuda --tuning-db=%t.f32.json %coda_src/examples/cuda/rope.mlir | FileCheck %s --check-prefix=F32
 // RUN: coda-translate --coda-to-cuda --tuning-db=%t.period.json %s | FileCheck %s --check-prefix=PERIOD
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/rope_halves.mlir | FileCheck %s --check-prefix=COOP

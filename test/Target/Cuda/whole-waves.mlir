@@ -1,10 +1,10 @@
-// --whole-waves (the default): a persistent kernel runs on the fewest CTAs that take as many
+// whole-waves (the default): a persistent kernel runs on the fewest CTAs that take as many
 // waves of tiles as one CTA per SM would (coda::rt::wholeWaves, from CUTLASS's scheduler with the
 // kernel's tile, cluster, and the swizzle and raster order its scheduler arguments were given, at
 // the launch's m and n). With
-// --whole-waves=false CUTLASS takes every SM.
+// --cuda-without=whole-waves CUTLASS takes every SM.
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s
-// RUN: coda-translate --coda-to-cuda --whole-waves=false %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s --check-prefix=ALL
+// RUN: coda-translate --coda-to-cuda --cuda-without=whole-waves %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s --check-prefix=ALL
 
 // CHECK:       // configuration: {{[0-9]+}}x{{[0-9]+}}x64 cluster [[CM:[0-9]+]]x[[CN:[0-9]+]]
 // CHECK:       extern "C" int main_k0(

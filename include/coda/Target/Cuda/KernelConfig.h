@@ -87,7 +87,7 @@ struct KernelProblem {
   /// reduction partials, 16-bit where stored, and it reads no tables (tiled operands): the
   /// kind of epilogue the 64-column subtile was measured on (rankConfigs).
   bool plainEpilogue = false;
-  /// A row reduction of A runs just before the kernel (--overlap-rows): it hides beside the
+  /// A row reduction of A runs just before the kernel (overlap-rows): it hides beside the
   /// kernel only where the tiles go along N (coda::rt::rowsOverlap), so the model takes that
   /// order for every configuration.
   bool rowsAhead = false;
