@@ -603,8 +603,16 @@ struct CodaFuseEpiloguePass : coda::impl::CodaFuseEpilogueBase<CodaFuseEpilogueP
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         contractions.push_back(cast<linalg::LinalgOp>(op));
     });
-    IRRewriter rewriter(&getContext());
+    // A fused chain erases what only it read, another product among it (a dead one, or one
+    // whose result fed only an operand the epilogue ignores): that one is not visited.
+    struct ErasedOps : RewriterBase::Listener {
+      DenseSet<Operation *> ops;
+      void notifyOperationErased(Operation *op) override { ops.insert(op); }
+    } erased;
+    IRRewriter rewriter(&getContext(), &erased);
     for (linalg::LinalgOp contraction : contractions) {
+      if (erased.ops.contains(contraction))
+        continue;
       DominanceInfo dom(func);
       ChainFuser fuser(contraction, dom);
       std::string reason;

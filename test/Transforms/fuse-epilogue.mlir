@@ -2,6 +2,11 @@
 // expressions named by each function): structure with FileCheck, meaning with coda-run.
 // Programs with nothing to fuse come out unchanged.
 // RUN: split-file %s %t
+// A product erased with a chain fused before it (its result fed only an operand the epilogue
+// ignores) is not visited afterwards: Inputs/erased-product.mlir is a fuzzer's mutant of
+// examples/torch/gemma_block.mlir (K = 0) as --coda-fuse hands it to this pass.
+// RUN: coda-opt --coda-fuse-epilogue %S/Inputs/erased-product.mlir | FileCheck %s --check-prefix=ERASED
+// ERASED-COUNT-3: coda.gemm
 // RUN: coda-opt --coda-fuse-epilogue %t/bias_gelu_tanh_residual.mlir -o %t/bias_gelu_tanh_residual.fused.mlir
 // RUN: FileCheck %s --check-prefix=BIAS_GELU < %t/bias_gelu_tanh_residual.fused.mlir
 // RUN: coda-run %t/bias_gelu_tanh_residual.fused.mlir --against %t/bias_gelu_tanh_residual.mlir | FileCheck %s --check-prefix=SAME
