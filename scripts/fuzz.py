@@ -44,7 +44,8 @@ Every tool run is classified as
   diagnosed            non-zero exit with an 'error:' diagnostic and no output file left;
   upstream             a crash inside MLIR's own parser that is known and reported upstream
                        (UPSTREAM_CRASHES below: MLIR 22's dense-array parser on array<index:
-                       ...>, linalg.transpose's parser on a malformed permutation,
+                       ...>, linalg.transpose's and linalg.broadcast's parsers on a malformed
+                       permutation or dimension list,
                        linalg.batch_matmul's on operands of index and float types); counted and
                        listed, but coda cannot catch it;
 and the following classes are findings:
@@ -328,7 +329,9 @@ NOT_FINDINGS = ("ok", "diagnosed", "upstream", "skipped")
 # (the parser's stack-trace entry, the crashing frame).
 UPSTREAM_CRASHES = [
     ("MLIR Parser", "mlir::FloatType::getWidth"),  # array<index: 1>
-    ("custom op parser 'linalg.transpose'", "mlir::NamedAttrList::set"),  # permutation = [1, x]
+    # linalg.transpose's permutation, linalg.broadcast's dimensions = [1, x]: a null attribute.
+    ("custom op parser 'linalg.transpose'", "mlir::NamedAttrList::set"),
+    ("custom op parser 'linalg.broadcast'", "mlir::NamedAttrList::set"),
     # linalg.batch_matmul of an index and an f32 operand: its region builder's cast fails.
     ("custom op parser 'linalg.batch_matmul'", "could not cast operand of type"),
 ]
