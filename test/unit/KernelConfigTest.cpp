@@ -72,9 +72,11 @@ TEST(KernelConfigTest, RowsAheadGoAlongN) {
         << c.str();
   }
   qkv.rowsAhead = false;
-  for (auto &[c, ms] : rankConfigs(qkv))
-    if (c.tileM == 256 && c.tileN == 128 && c.clusterM == 1 && c.clusterN == 2)
+  for (auto &[c, ms] : rankConfigs(qkv)) {
+    if (c.tileM == 256 && c.tileN == 128 && c.clusterM == 1 && c.clusterN == 2) {
       EXPECT_NE(c.raster, KernelConfig::Raster::AlongN) << c.str();
+    }
+  }
 }
 
 // Where the epilogue bounds a ping-pong tile, clusters tie: 2x1 (multicast) comes first.
