@@ -4,6 +4,7 @@
 // RUN: split-file %s %t
 // RUN: not coda-run %t/huge.mlir 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: not coda-run %t/overflow.mlir 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// RUN: not coda-run %t/half-of-it.mlir --against %t/half-of-it.mlir 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: not coda-run %t/wraps.mlir 2>&1 | FileCheck %s --check-prefix=WRAPS
 // RUN: not coda-run %t/big-intermediate.mlir --max-memory 1M 2>&1 | FileCheck %s --check-prefix=INTERMEDIATE
 // RUN: coda-run %t/big-intermediate.mlir --max-memory 2M | FileCheck %s --check-prefix=FITS
@@ -21,6 +22,8 @@
 
 // HUGE: huge.mlir:1:1: error: running @main may need 13194139533312 bytes (12288.00 GiB) of memory, above the limit of {{.*}} (raise it with --max-memory)
 // OVERFLOW: overflow.mlir:1:1: error: argument #0 of @main has type 'tensor<4611686018427387904xf32>', which needs more than 2^63 bytes
+// Each program needs 3 * 2^61 bytes, which fits in 63 bits; the two together do not.
+// BOTH: half-of-it.mlir:1:1: error: running @main may need 9223372036854775807 bytes (8589934592.00 GiB) of memory, above the limit of
 // WRAPS: wraps.mlir:3:8: error: a value of type 'tensor<4294967296x4294967296xf32>' needs more than 2^63 bytes; coda-run cannot hold it
 // INTERMEDIATE: big-intermediate.mlir:1:1: error: running @main may need 1048608 bytes (1.00 MiB) of memory, above the limit of 1048576 bytes (1.00 MiB) (raise it with --max-memory)
 // FITS: result #0: tensor<4xf32>
@@ -117,4 +120,9 @@ func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %c: tensor<0x4xf32>) 
 func.func @main(%x: tensor<0x32xf32>) -> tensor<0x16x2xf32> {
   %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [0, 16, 2] : tensor<0x32xf32> into tensor<0x16x2xf32>
   return %e : tensor<0x16x2xf32>
+}
+
+//--- half-of-it.mlir
+func.func @main(%x: tensor<576460752303423488xf32>) -> tensor<576460752303423488xf32> {
+  return %x : tensor<576460752303423488xf32>
 }

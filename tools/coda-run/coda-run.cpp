@@ -32,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 #include <unistd.h>
 
 using namespace mlir;
@@ -247,15 +248,16 @@ int main(int argc, char **argv) {
     llvm::errs() << "coda-run: --int-max must be between 1 and 2^53, got " << intMax << "\n";
     return 2;
   }
-  int64_t memoryLimit = defaultMemoryLimit();
+  std::optional<int64_t> memoryLimit;
   if (maxMemory.getNumOccurrences()) {
-    std::optional<int64_t> limit = parseSize(maxMemory);
-    if (!limit || *limit <= 0) {
+    memoryLimit = parseSize(maxMemory);
+    if (!memoryLimit || *memoryLimit <= 0) {
       llvm::errs() << "coda-run: --max-memory wants a positive size such as 512M or 8G, got '"
                    << maxMemory << "'\n";
       return 2;
     }
-    memoryLimit = *limit;
+  } else {
+    memoryLimit = defaultMemoryLimit();
   }
 
   DialectRegistry registry;
@@ -304,12 +306,15 @@ int main(int argc, char **argv) {
       if (!m)
         continue;
       FailureOr<int64_t> bytes = estimateRunMemory(findEntryFunction(m, name));
-      if (failed(bytes) || llvm::AddOverflow(need, *bytes, need))
+      if (failed(bytes))
         return 2;
+      // Each program fits in 63 bits; the two together may not, and are then too many.
+      if (llvm::AddOverflow(need, *bytes, need))
+        need = std::numeric_limits<int64_t>::max();
     }
-    if (need > memoryLimit) {
+    if (need > *memoryLimit) {
       entry.emitError() << "running @" << name << " may need " << sizeString(need)
-                        << " of memory, above the limit of " << sizeString(memoryLimit)
+                        << " of memory, above the limit of " << sizeString(*memoryLimit)
                         << " (raise it with --max-memory)";
       return 2;
     }

@@ -131,8 +131,6 @@ private:
 
 // EmitCommon.cpp
 int64_t periodOf(GemmOp op, unsigned i);
-/// A kernel's key in a tuning database (PlanGemm.cpp).
-std::string tuningKey(GemmOp op, double opsPerElement);
 bool approximateTanh(math::TanhOp t);
 bool mayDivideFull(arith::DivFOp d);
 const char *combinerName(Combiner c);

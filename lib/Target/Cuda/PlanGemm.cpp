@@ -174,7 +174,7 @@ static double epilogueOpsPerElement(GemmOp op, const KernelPlan &plan, bool full
 /// epilogue operand's role and element type (a table's period); each result's mode and
 /// element type; and the epilogue's fp32 operations per element. For example
 /// "8192x28672x4096:bf16:nt:contract:-:store-bf16:ops16".
-std::string cuda::tuningKey(GemmOp op, double opsPerElement) {
+static std::string tuningKey(GemmOp op, double opsPerElement) {
   std::string key;
   llvm::raw_string_ostream os(key);
   os << op.getM() << "x" << op.getN() << "x" << op.getK() << ":"
