@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The eight anchor cases of the benchmarks as PyTorch functions, and their linalg programs.
 
-Each case is a bf16 PyTorch function with its weights as arguments. `write(OUT_DIR, sizes)`
-exports every case with torch-mlir (`fx.export_and_import(..., "linalg-on-tensors")`) into
-OUT_DIR/<case>.mlir, the programs `coda-opt --coda-fuse` and `coda-translate` compile; the same
-functions are the PyTorch reference and the eager / torch.compile contenders of bench/anchors.py.
+Each case is a bf16 PyTorch function with its weights as arguments (python/coda/bench/programs.py).
+This script exports every case with torch-mlir (`fx.export_and_import(..., "linalg-on-tensors")`)
+into OUT_DIR/<case>.mlir, the programs `coda-opt --coda-fuse` and `coda-translate` compile; the
+same functions are the PyTorch reference and the eager / torch.compile contenders of
+bench/anchors.py.
 
-    python3 bench/anchor_programs.py OUT_DIR [--small]
+    python3 bench/anchor_programs.py OUT_DIR [--small] [--only CASE]
 
 (--small: M = 256 and small model sizes, for quick checks; default: M = 8192, Llama-3-8B.)
 Needs torch and torch-mlir (PyPI), on any machine; the GPU machine needs only the outputs.
@@ -14,109 +15,7 @@ Needs torch and torch-mlir (PyPI), on any machine; the GPU machine needs only th
 import argparse
 import os
 
-import torch
-import torch.nn.functional as F
-
-ANCHOR = dict(M=8192, D=4096, FFN=14336, QKV=6144, QK=5120, V=128256, HD=128)
-SMALL = dict(M=256, D=512, FFN=1024, QKV=768, QK=640, V=4096, HD=128)
-EPS = 1e-5
-
-
-def rmsnorm(x, w):
-    xf = x.float()
-    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + EPS) * w.float()).to(x.dtype)
-
-
-def rotate_half(t):
-    half = t.shape[-1] // 2
-    return torch.cat([-t[..., half:], t[..., :half]], dim=-1)
-
-
-def bias_gelu(x, w, b):
-    return F.gelu(x @ w.t() + b, approximate="tanh")
-
-
-def residual_rmsnorm(x, w, r, gamma):
-    h = r + x @ w.t()
-    return h, rmsnorm(h, gamma)
-
-
-def rmsnorm_qkv(x, gamma, w):
-    return rmsnorm(x, gamma) @ w.t()
-
-
-def layernorm_qkv(x, gamma, beta, w):
-    return F.layer_norm(x, (x.shape[-1],), gamma, beta, EPS) @ w.t()
-
-
-def swiglu(x, w_gu):
-    a = x @ w_gu.t()
-    gate, up = a.chunk(2, dim=-1)
-    return F.silu(gate) * up
-
-
-def qk_rope(x, w_qk, cos, sin):
-    qk = x @ w_qk.t()
-    m, n = qk.shape
-    hd = cos.shape[-1]
-    heads = qk.view(m, n // hd, hd)
-    out = heads * cos[:, None, :] + rotate_half(heads) * sin[:, None, :]
-    return out.view(m, n)
-
-
-def lm_head_ce(x, w, labels):
-    return F.cross_entropy((x @ w.t()).float(), labels)
-
-
-def down_residual(h, w, r):
-    return r + h @ w.t()
-
-
-def inputs(case, s, device="cpu", make=None):
-    """The arguments of `case` at sizes `s` (bf16; `make(shape)` fills them, default empty)."""
-    make = make or (lambda *shape: torch.empty(*shape, dtype=torch.bfloat16, device=device))
-    M, D = s["M"], s["D"]
-    if case == "bias_gelu":
-        return make(M, D), make(s["FFN"], D), make(s["FFN"])
-    if case == "residual_rmsnorm":
-        return make(M, D), make(D, D), make(M, D), make(D)
-    if case == "rmsnorm_qkv":
-        return make(M, D), make(D), make(s["QKV"], D)
-    if case == "layernorm_qkv":
-        return make(M, D), make(D), make(D), make(s["QKV"], D)
-    if case == "swiglu":
-        return make(M, D), make(2 * s["FFN"], D)
-    if case == "qk_rope":
-        return make(M, D), make(s["QK"], D), make(M, s["HD"]), make(M, s["HD"])
-    if case == "lm_head_ce":
-        return make(M, D), make(s["V"], D), torch.zeros(M, dtype=torch.long, device=device)
-    if case == "down_residual":
-        return make(M, s["FFN"]), make(D, s["FFN"]), make(M, D)
-    raise KeyError(case)
-
-
-CASES = {f.__name__: f for f in [bias_gelu, residual_rmsnorm, rmsnorm_qkv, layernorm_qkv, swiglu,
-                                 qk_rope, lm_head_ce, down_residual]}
-
-
-def export_function(fn, args):
-    """`fn(*args)` as linalg on tensors (torch-mlir), the function named @main."""
-    from torch_mlir import fx
-
-    class Wrapper(torch.nn.Module):
-        def forward(self, *xs):
-            return fn(*xs)
-
-    return str(fx.export_and_import(Wrapper(), *args, output_type="linalg-on-tensors",
-                                    func_name="main"))
-
-
-def write_program(out_dir, name, header, fn, args):
-    """Writes `fn(*args)` exported by torch-mlir to OUT_DIR/<name>.mlir under a comment line."""
-    with open(os.path.join(out_dir, f"{name}.mlir"), "w") as f:
-        f.write(f"// {header}\n")
-        f.write(export_function(fn, args))
-    print(f"wrote {name}.mlir")
+from coda.bench.programs import ANCHOR, CASES, SMALL, inputs, write_program
 
 
 def main():

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The result tables of docs/benchmarks.md, rendered from the results in bench/results.
 
-For every GPU with results (files named as bench/gpu_results.py names them, the H200's first):
+For every GPU with results (files named as python/coda/gpus.py names them, the H200's first):
 anchors-<gpu>.json (bench/anchors.py) as time / cuBLAS GEMM alone per anchor case and
 contender, with which cases are within the 1.03 target and faster than max-autotune;
 block-<gpu>.json (bench/block.py) as coda's speed-up on the block forward; sustained-<gpu>.json
@@ -20,9 +20,7 @@ import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import gpu_results  # noqa: E402
+from coda import gpus, paths
 
 BEGIN, END = "<!-- tables.py: begin -->", "<!-- tables.py: end -->"
 TARGET = 1.03
@@ -36,13 +34,13 @@ def load(path):
         return json.load(f)
 
 
-def gpus(results):
+def gpu_tags(results):
     """The GPU tags with results, the H200's first (the GPU the targets are set on): files
-    `<stem>-<gpu>.json` whose device bench/gpu_results.py names <gpu>."""
+    `<stem>-<gpu>.json` whose device python/coda/gpus.py names <gpu>."""
     tags = set()
     for path in glob.glob(os.path.join(results, "*.json")):
         m = re.match(r"(anchors|block|sustained)-(.+)\.json$", os.path.basename(path))
-        if m and gpu_results.gpu_tag(load(path).get("device", "")) == m.group(2):
+        if m and gpus.gpu_tag(load(path).get("device", "")) == m.group(2):
             tags.add(m.group(2))
     return sorted(tags, key=lambda t: (t != "h200", t))
 
@@ -68,7 +66,7 @@ def anchors_table(runs):
              "|---|---|---|---|" + "---|" * len(CONTENDERS) + "---|"]
     summary = []
     for tag, data in runs:
-        label = gpu_results.gpu_label(data["device"])
+        label = gpus.gpu_label(data["device"])
         first = label
         met, faster = [], {True: 0, False: 0}
         for case, r in data["cases"].items():
@@ -104,7 +102,7 @@ def block_table(blocks):
               for k in ("coda", "compile", "compile_max_autotune", "eager")}
         speedup = {k: pair(b[f"{k}_queued_ms"] / b["coda_queued_ms"], b[f"{k}_ms"] / b["coda_ms"])
                    for k in ("compile", "compile_max_autotune", "eager")}
-        lines.append(f"| {gpu_results.gpu_label(b['device'])} | {ms['coda']} | {ms['compile']} | "
+        lines.append(f"| {gpus.gpu_label(b['device'])} | {ms['coda']} | {ms['compile']} | "
                      f"{ms['compile_max_autotune']} | {ms['eager']} | {speedup['compile']} | "
                      f"{speedup['compile_max_autotune']} | {speedup['eager']} | "
                      f"{b['max_rel_err']:.1e} ({b['eager_max_rel_err']:.1e}) |")
@@ -118,7 +116,7 @@ def sustained_table(runs):
              "cycles / cuBLAS | coda MHz, W | cuBLAS MHz, W |",
              "|---|---|---|---|---|---|---|---|---|"]
     for tag, data in runs:
-        label = (f"{gpu_results.gpu_label(data['device'])} ({data['seconds']:g} s × "
+        label = (f"{gpus.gpu_label(data['device'])} ({data['seconds']:g} s × "
                  f"{data['rounds']}, limit {float(data['power_limit_w']):.0f} W)")
         for case, r in data["cases"].items():
             lines.append(f"| {label} | {case} | {r['coda_ms']:.3f} | {r['cublas_gemm_ms']:.3f} | "
@@ -131,8 +129,8 @@ def sustained_table(runs):
 
 def render(results):
     def runs(stem):
-        paths = [(tag, os.path.join(results, f"{stem}-{tag}.json")) for tag in gpus(results)]
-        return [(tag, load(path)) for tag, path in paths if os.path.exists(path)]
+        files = [(tag, os.path.join(results, f"{stem}-{tag}.json")) for tag in gpu_tags(results)]
+        return [(tag, load(path)) for tag, path in files if os.path.exists(path)]
 
     out = []
     for stem, table in (("anchors", anchors_table), ("block", block_table),
@@ -155,7 +153,7 @@ def write(path, tables):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", default=os.path.join(HERE, "results"),
+    parser.add_argument("--results", default=os.path.join(paths.BENCH, "results"),
                         help="the results folder (default: bench/results)")
     parser.add_argument("--write", metavar="FILE", default=None,
                         help="replace the text between the markers in FILE instead of printing")

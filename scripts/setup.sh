@@ -2,6 +2,7 @@
 # Makes a fresh Debian 12 machine ready to build and test coda. Idempotent: packages already
 # present at the pinned versions are left alone. Run as root (or with sudo available).
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
 LLVM_VERSION=22
 LLVM_DEB_VERSION="1:22.1.8-1~deb12u1"
@@ -48,4 +49,22 @@ if ! $PY -m pip show nvidia-cutlass 2>/dev/null | grep -qx "Version: ${CUTLASS_P
   $PY -m pip install --quiet --disable-pip-version-check "nvidia-cutlass==${CUTLASS_PIP_VERSION}"
 else
   echo "setup: nvidia-cutlass ${CUTLASS_PIP_VERSION} present"
+fi
+
+# The coda package that the scripts of bench/ and test/gpu/ import, installed editable from
+# python/: the installed package is this checkout's folder, and nothing is fetched (it lists no
+# dependencies). pip builds it without isolation, which takes setuptools >= 64 and, before
+# setuptools 70.1, the wheel package; where those are missing, the path entry an editable
+# install amounts to is written as a .pth file instead.
+if (cd / && $PY -E -c 'import sys, coda.paths; sys.exit(coda.paths.ROOT != sys.argv[1])' "$root") 2>/dev/null; then
+  echo "setup: coda (python/) present"
+elif $PY -c 'import setuptools, sys, importlib.util as u
+v = tuple(int(x) for x in setuptools.__version__.split(".")[:2])
+sys.exit(not (v >= (70, 1) or (v >= (64, 0) and u.find_spec("wheel"))))' 2>/dev/null; then
+  echo "setup: installing coda (python/, editable)"
+  $PY -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e "$root/python"
+else
+  pth="$($PY -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/coda.pth"
+  echo "setup: installing coda (python/) as $pth (no setuptools >= 64 with wheel for pip -e)"
+  echo "$root/python" > "$pth"
 fi

@@ -18,6 +18,10 @@ config.substitutions.append(("%coda_obj", config.coda_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# The Python scripts under test (bench/, test/gpu/) import the coda package of this checkout's
+# python/ folder, whether or not scripts/setup.sh has installed it.
+llvm_config.with_environment("PYTHONPATH", os.path.join(config.coda_src_root, "python"),
+                             append_path=True)
 tool_dirs = [config.coda_tools_dir, config.llvm_tools_dir]
 tools = ["coda-opt", "coda-translate", "coda-run", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,11 +1,9 @@
-"""anchors.tuned_variant on the CPU: torch and the modules that load it are stand-ins.
-argv: bench folder, scratch folder."""
+"""coda.bench.anchors.tuned_variant on the CPU, torch a stand-in. argv: a scratch folder."""
 import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs"))
-from standins import anchors_on_cpu  # noqa: E402
+from standins import anchors_on_cpu
 
 anchors, tmp = anchors_on_cpu(sys.argv)
 

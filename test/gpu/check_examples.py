@@ -18,15 +18,13 @@ import math
 import os
 import subprocess
 import sys
-import time
 
 import torch
 import torch.nn.functional as F
-from torch.utils.cpp_extension import load
 
-import kernel_objects
+from coda.extension import as_list, build, fp32_reference, rel_err
+from coda.paths import ROOT, build_dir
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOUND = 1e-2
 
 # (M, N, K): ragged sizes from {1, 7, 129, 1000, 8191} where TMA allows them (K and N multiples
@@ -253,68 +251,6 @@ def emit(name, args):
     return cu
 
 
-def build(name, cu, args):
-    """Loads an emitted file as a module. With CODA_KERNEL_OBJECTS=DIR (kernel_objects.py) and
-    the object of the file's kernel half in it, only the binding is compiled here."""
-    start = time.time()
-    directory = os.path.join(args.builds or args.out, name)
-    os.makedirs(directory, exist_ok=True)
-    objects = os.environ.get("CODA_KERNEL_OBJECTS")
-    obj, binding = kernel_objects.object_for(cu, objects) if objects else (None, None)
-    if obj:
-        source = os.path.join(directory, f"{name}_binding.cpp")
-        # Rewritten only when it changed: a new mtime alone makes ninja compile it again (20 s
-        # of g++ on the torch headers, in every process that loads it).
-        written = None
-        if os.path.exists(source):
-            with open(source) as f:
-                written = f.read()
-        if written != binding:
-            with open(source, "w") as f:
-                f.write(binding)
-        module = load(name=f"coda_{name}", sources=[source], extra_ldflags=[obj], with_cuda=True,
-                      build_directory=directory, verbose=False)
-    else:
-        module = load(name=f"coda_{name}", sources=[cu],
-                      extra_include_paths=kernel_objects.include_paths(),
-                      extra_cuda_cflags=kernel_objects.EXTENSION_CUDA_FLAGS,
-                      build_directory=directory, verbose=False)
-    return module, time.time() - start
-
-
-def rel_err(out, ref):
-    """max|out - ref| / max|ref|, in fp32."""
-    return ((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-30)).item()
-
-
-def as_list(x):
-    """A binding's result(s) as a list."""
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
-def fp32_reference(fn, xs):
-    """The PyTorch function `fn` on `xs` with its floating-point arguments in fp32: the
-    reference a kernel's bf16 result is measured against, as a list."""
-    return as_list(fn(*[x.float() if x.is_floating_point() else x for x in xs]))
-
-
-def prepared_call(module, xs, function="main"):
-    """`function` of a module, with its weights prepared once from `xs` by `<function>_prepare`
-    when it has one (the call then takes the same arguments as `function`)."""
-    if hasattr(module, f"{function}_prepare"):
-        prepared = as_list(getattr(module, f"{function}_prepare")(*xs))
-        return lambda *ys: getattr(module, f"{function}_prepared")(*ys, *prepared)
-    return getattr(module, function)
-
-
-def checked_call(module, xs, refs):
-    """`main` of a module on `xs` (weights prepared once) as a call without arguments, run once:
-    the call, and its largest relative error against `refs` (fp32_reference)."""
-    prepared = prepared_call(module, xs)
-    call = lambda: prepared(*xs)  # noqa: E731
-    return call, max(rel_err(o, r) for o, r in zip(as_list(call()), refs))
-
-
 def check_function(name, module):
     return all([check_one_function(name, module, function, make)
                 for function, make in FUNCTIONS[name]])
@@ -403,7 +339,7 @@ def check_refusals(name, module):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.environ.get("CODA_BUILD_DIR", os.path.join(ROOT, "build")))
+    parser.add_argument("--build", default=build_dir())
     parser.add_argument("--emitted", dest="out", default=None,
                         help="folder for (or with) the emitted .cu files and their builds")
     parser.add_argument("--builds", default=None,

@@ -9,6 +9,8 @@
 # Usage: test/gpu/run.sh [OUT_DIR]   (exit 0 when every check passes)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+# check_examples.py imports the coda package of python/ (no install needed on the GPU machine).
+export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 build="${CODA_BUILD_DIR:-$root/build}"
 out="${1:-$build/gpu}"
 check=(python3 -u -X faulthandler "$root/test/gpu/check_examples.py" --build "$build" --emitted "$out")

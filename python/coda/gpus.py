@@ -1,12 +1,13 @@
 """Where the benchmarks write their results: files named after the GPU that measured them.
 
-anchors.py, block.py, sustained.py and tune.py write `bench/results/<stem>-<gpu>.<ext>`, <gpu>
-the CUDA device name without its vendor, in lower case, words joined by '-': `anchors-h200.json`
-on an H200, `anchors-h100-80gb-hbm3.json` on an H100 SXM, `anchors-h100-pcie.json` on an H100
-PCIe (another SM count). So a run on one GPU never overwrites, or merges `--only` rows into, the
-numbers of another. The anchors' Markdown table is docs/performance.md on the H200 (the GPU the
-targets are set on) and docs/performance-<gpu>.md on any other. coda-translate's tuning database
-is the GPU's own once stage 2 has written one, else the H200's.
+bench/anchors.py, block.py, sustained.py and tune.py write
+`bench/results/<stem>-<gpu>.<ext>`, <gpu> the CUDA device name without its vendor, in lower case,
+words joined by '-': `anchors-h200.json` on an H200, `anchors-h100-80gb-hbm3.json` on an H100
+SXM, `anchors-h100-pcie.json` on an H100 PCIe (another SM count). So a run on one GPU never
+overwrites, or merges `--only` rows into, the numbers of another. The anchors' Markdown table is
+docs/performance.md on the H200 (the GPU the targets are set on) and docs/performance-<gpu>.md on
+any other. coda-translate's tuning database is the GPU's own once stage 2 has written one, else
+the H200's.
 """
 import os
 import re
