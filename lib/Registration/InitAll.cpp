@@ -3,6 +3,7 @@
 #include "coda/InitAll.h"
 #include "coda/Conversion/Passes.h"
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
+#include "coda/Target/Cuda/Transforms/Passes.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
@@ -23,6 +24,8 @@ void mlir::coda::registerAllCodaPasses() {
   registerCodaConversionPasses();
   registerCodaTransformsPasses();
   registerCodaFusePipeline();
+  registerCodaCudaTransformsPasses();
+  registerCodaPlanCudaPipeline();
 }
 
 void mlir::coda::setCodaBugReportMessage() {

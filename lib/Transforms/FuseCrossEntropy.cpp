@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

@@ -1,7 +1,7 @@
 //===- FuseGated.cpp - gate/up projections -> pairwise(contract) ----------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

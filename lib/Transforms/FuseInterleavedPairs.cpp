@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -1,7 +1,7 @@
 //===- FuseLeftovers.cpp - fewer passes over memory between kernels -------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

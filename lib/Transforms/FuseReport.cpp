@@ -1,7 +1,7 @@
 //===- FuseReport.cpp - what was fused, what stayed outside, and why ------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -1,7 +1,7 @@
 //===- MergeSiblings.cpp - q/k/v projections -> one coda.gemm -------------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/IR/Dominance.h"

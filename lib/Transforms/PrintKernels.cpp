@@ -1,7 +1,7 @@
 //===- PrintKernels.cpp - list coda.gemm kernels and their epilogues ------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,7 +1,7 @@
 //===- ReportTraffic.cpp - global-memory bytes per kernel -----------------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "llvm/Support/FormatVariadic.h"

@@ -1,6 +1,6 @@
 //===- SinglePassVariance.cpp - var = E[x²] - E[x]² in fp32 ---------------===//
 
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

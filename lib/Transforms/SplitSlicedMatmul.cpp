@@ -1,6 +1,6 @@
 //===- SplitSlicedMatmul.cpp - one matmul per column slice ----------------===//
 
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

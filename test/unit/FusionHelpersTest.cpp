@@ -2,7 +2,7 @@
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/InitAll.h"
-#include "coda/Transforms/Fusion.h"
+#include "coda/Transforms/KernelQueries.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Parser/Parser.h"

@@ -1,7 +1,7 @@
-//===- Fusion.h - queries shared by the fusion passes and reports -*- C++ -*-===//
+//===- KernelQueries.h - queries shared by the fusion passes and reports -*- C++ -*-===//
 
-#ifndef CODA_TRANSFORMS_FUSION_H
-#define CODA_TRANSFORMS_FUSION_H
+#ifndef CODA_TRANSFORMS_KERNELQUERIES_H
+#define CODA_TRANSFORMS_KERNELQUERIES_H
 
 #include "coda/Dialect/Coda/IR/CodaAttrs.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -130,4 +130,4 @@ inline constexpr llvm::StringLiteral kUnfusedBytesAttr = "coda.unfused_bytes";
 
 } // namespace mlir::coda
 
-#endif // CODA_TRANSFORMS_FUSION_H
+#endif // CODA_TRANSFORMS_KERNELQUERIES_H

@@ -11,6 +11,7 @@
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Target/Cuda/KernelConfig.h"
+#include "coda/Target/Cuda/Plan.h"
 #include "coda/Target/Cuda/TranslateToCuda.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,9 +30,8 @@ namespace mlir::coda::cuda {
 enum class Sink {
   D,       // the collective's TMA store (the first stored or accumulated result)
   Store,   // coda::rt::GlobalStore
-  Halves,  // coda::rt::HalvesStore: a rotation into halves, by TMA from the kernel (tma-halves)
+  Halves,  // coda::rt::HalvesStore: a rotation into halves, by TMA from the kernel
   Contract, // coda::rt::ContractStore: a pairwise(contract) result, by TMA from the kernel
-            // (tma-contract)
   Reduce   // a CUTLASS reduction node writing per-tile partials, then a combine kernel
 };
 
@@ -50,9 +50,9 @@ struct KernelPlan {
   /// pipelined with the mainloop) instead of per-thread loads; -1 if none.
   int sourceOperand = -1;
   int dResult = -1;
-  /// The result a HalvesStore writes (tma-halves); -1 if none.
+  /// The result a HalvesStore writes; -1 if none.
   int halvesResult = -1;
-  /// The result a ContractStore writes (tma-contract); -1 if none.
+  /// The result a ContractStore writes; -1 if none.
   int contractResult = -1;
   /// A StagedStore (HalvesStore or ContractStore) stages the kernel's subtiles.
   bool stagesStores() const { return halvesResult >= 0 || contractResult >= 0; }
@@ -75,7 +75,7 @@ public:
 private:
   LogicalResult emitKernel(GemmOp op, StringRef name);
   FailureOr<KernelPlan> planKernel(GemmOp op);
-  FailureOr<KernelConfig> chooseConfig(GemmOp op, const KernelPlan &plan, raw_ostream &comments);
+  void emitConfigComments(GemmOp op, const KernelConfig &config, raw_ostream &out);
   LogicalResult emitEpilogueFunction(GemmOp op, StringRef name, const KernelConfig &config);
   void emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan &plan, unsigned stream);
   void emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan, unsigned numNodes,
@@ -108,17 +108,10 @@ private:
   raw_ostream &os;
   const CudaEmitterOptions &options;
   std::string indent = "  ";
-  /// Kernels whose row operands a reduction computes just before them (`rowsConsumer`), and
-  /// those of them emitted to wait for its rows instead (unsplit), with their tile M.
-  DenseSet<Operation *> rowsAhead;
-  DenseMap<Operation *, int> awaiting;
   /// The kernel that `generic` hands its rows to as they are done (one that awaits them).
-  GemmOp handsRowsTo(linalg::GenericOp generic);
-  /// The launcher name of every emitted coda.gemm, and the functions with a launcher.
-  DenseMap<Operation *, std::string> kernelNames;
+  static GemmOp handsRowsTo(linalg::GenericOp generic);
+  /// The functions given a launcher so far (a call needs its callee's).
   llvm::StringSet<> launchers;
-  /// Configurations measured on the GPU (--tuning-db), by kernel key.
-  TuningDb tuningDb;
   DenseMap<Value, std::string> names;
   unsigned nextName = 0;
   /// Set while the epilogue function of a kernel configured for div.full.f32 is emitted.
@@ -130,9 +123,6 @@ private:
 //===----------------------------------------------------------------------===//
 
 // EmitCommon.cpp
-int64_t periodOf(GemmOp op, unsigned i);
-bool approximateTanh(math::TanhOp t);
-bool mayDivideFull(arith::DivFOp d);
 const char *combinerName(Combiner c);
 const char *identityOf(Combiner c);
 FailureOr<std::string> bufferElement(Type t);
@@ -142,8 +132,10 @@ FailureOr<std::string> affineToC(AffineExpr e, ArrayRef<std::string> dims);
 std::string linearIndex(RankedTensorType type, ArrayRef<std::string> indices);
 
 // PlanGemm.cpp
-bool tableByTma(GemmOp op, unsigned i, const KernelPlan &plan, const KernelConfig &config,
-                const CudaEmitterOptions &options);
+/// Whether the plan reads tiled operand #i through TMA (coda::rt::TableLoad).
+bool tableByTma(GemmOp op, unsigned i);
+/// The name of kernel #i of an op the plan named (coda.kernels).
+std::string kernelName(Operation *op, unsigned i = 0);
 
 // EmitGemm.cpp
 SmallVector<std::string> kernelInputs(GemmOp op);
@@ -152,7 +144,6 @@ SmallVector<std::string> kernelInputs(GemmOp op);
 std::string fillLiteral(linalg::FillOp fill);
 linalg::FillOp foldedFill(linalg::GenericOp generic, OpOperand &init);
 bool fillFolded(linalg::FillOp fill);
-GemmOp rowsConsumer(linalg::GenericOp generic);
 
 // EmitHost.cpp
 SmallVector<Operation *> separablePreparations(func::FuncOp func);

@@ -26,11 +26,6 @@ FailureOr<std::string> CudaEmitter::cutlassElement(Type t) {
   return failure();
 }
 
-/// The period of tiled operand #i: the columns of its [M, P] table.
-int64_t cuda::periodOf(GemmOp op, unsigned i) {
-  return cast<ShapedType>(op.getExtras()[i].getType()).getShape().back();
-}
-
 FailureOr<std::string> CudaEmitter::cType(Operation *at, Type type) {
   // Epilogue arithmetic runs in fp32; narrower floats appear only through explicit rounding.
   if (type.isF32() || type.isBF16() || type.isF16())
@@ -54,28 +49,6 @@ std::string CudaEmitter::valueName(Value v) {
   std::string name = "v" + std::to_string(nextName++);
   names[v] = name;
   return name;
-}
-
-/// tanh through the hardware's tanh.approx (error about 2⁻¹¹): for bf16/f16 values, whose
-/// rounding is coarser, and where approximate functions are allowed (fastmath `afn`).
-bool cuda::approximateTanh(math::TanhOp t) {
-  return isa<BFloat16Type, Float16Type>(t.getType()) ||
-         arith::bitEnumContainsAll(t.getFastmath(), arith::FastMathFlags::afn);
-}
-
-/// Whether `d` may divide through div.full.f32 (2 ulp): an fp32 division in an epilogue whose
-/// results are all stored 16-bit, whose rounding (2^-9) is far coarser. Elsewhere (reduction
-/// partials, fp32 results, generics outside the kernels) division stays IEEE.
-bool cuda::mayDivideFull(arith::DivFOp d) {
-  auto gemm = d->getParentOfType<GemmOp>();
-  if (!gemm || !d.getType().isF32())
-    return false;
-  for (unsigned r = 0, e = gemm->getNumResults(); r < e; ++r)
-    if (!gemm.getMode(r).isStore() ||
-        !isa<BFloat16Type, Float16Type>(
-            cast<ShapedType>(gemm->getResult(r).getType()).getElementType()))
-      return false;
-  return true;
 }
 
 LogicalResult CudaEmitter::emitScalarOp(Operation &op) {

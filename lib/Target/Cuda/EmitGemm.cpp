@@ -119,12 +119,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   KernelPlan &plan = *planned;
   // The configuration first (the epilogue function's division depends on it); its comments go
   // with the kernel's below.
+  KernelConfig config = toKernelConfig(getKernelConfig(op));
   std::string configComments;
   llvm::raw_string_ostream configStream(configComments);
-  FailureOr<KernelConfig> chosen = chooseConfig(op, plan, configStream);
-  if (failed(chosen))
-    return failure();
-  KernelConfig config = *chosen;
+  emitConfigComments(op, config, configStream);
   if (failed(emitEpilogueFunction(op, name, config)))
     return failure();
   for (unsigned s = 0, e = plan.streams.size(); s < e; ++s)
@@ -158,9 +156,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   }
   os << ".\n" << configComments;
   // Unsplit kernels read the rows of a reduction computed just before them as they come.
-  bool awaits = rowsAhead.contains(op);
-  if (awaits)
-    awaiting[op] = config.tileM;
+  bool awaits = op->hasAttr(kAwaitsRowsAttr);
   os << "struct " << traits << " {\n";
   os << "  using TileShape = cute::Shape<cute::_" << config.tileM << ", cute::_" << config.tileN
      << ", cute::_" << config.tileK << ">;\n";
@@ -178,7 +174,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   // default CUTLASS's automatic choice), spelled out.
   bool tables = false;
   for (unsigned i = 0; i < numOperands; ++i)
-    tables |= tableByTma(op, i, plan, config, options);
+    tables |= tableByTma(op, i);
   std::string epilogueTile = "cutlass::epilogue::collective::EpilogueTileAuto";
   if (plan.stagesStores() || tables || config.epilogueN) {
     os << "  using EpilogueTile = cute::Shape<cute::_" << config.epilogueTileM() << ", cute::_"
@@ -233,7 +229,7 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
       break;
     case OperandRole::Tiled: {
       std::string period = std::to_string(periodOf(op, i));
-      nodes.push_back(tableByTma(op, i, plan, config, options)
+      nodes.push_back(tableByTma(op, i)
                           ? "coda::rt::TableLoad<kLoadStages, EpilogueTile, " + t + ", " + period + ">"
                           : "coda::rt::GlobalLoad<" + t + ", " + period + ">");
       break;
@@ -434,7 +430,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // A kernel that can wait for its row operands' rows, or run a row pass: the launcher behind
   // the public one also takes their row blocks' counts (null: ready) and the SMs to run on (0:
   // all), and the row pass's operands (null: none).
-  bool awaits = awaiting.contains(op);
+  bool awaits = op->hasAttr(kAwaitsRowsAttr);
   if (awaits) {
     os << "// How a reduction of " << name << "'s rows run just before it shares the GPU with it.\n";
     os << "static coda::rt::RowsOverlap " << name << "_rows_overlap(int m, int n) {\n";
@@ -486,7 +482,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       os << " || n % K::kAlignD != 0 || !coda_aligned(operand" << plan.sourceOperand << ")";
   }
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    if (tableByTma(op, i, plan, config, options))
+    if (tableByTma(op, i))
       os << " || !coda_aligned(operand" << i << ")";
   // A ContractStore's rows are N/2 elements, packed.
   if (plan.contractResult >= 0)
@@ -550,7 +546,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}" : "{" + ptr + ", n}");
       break;
     case OperandRole::Tiled:
-      nodeArgs.push_back(tableByTma(op, i, plan, config, options)
+      nodeArgs.push_back(tableByTma(op, i)
                              ? "{" + ptr + "}"
                              : "{" + ptr + ", " + std::to_string(periodOf(op, i)) + "}");
       break;
@@ -585,10 +581,11 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take (or
   // the SMs a reduction beside the kernel leaves it).
   std::string waves = "coda::rt::wholeWaves(" + tiling + ")";
+  bool wholeWaves = getKernelConfig(op).getGrid() == GridSize::WholeWaves;
   if (awaits) // (0: every SM)
-    os << "  args.hw_info.sm_count = " << (options.wholeWaves ? "sms > 0 ? sms : " + waves : "sms")
+    os << "  args.hw_info.sm_count = " << (wholeWaves ? "sms > 0 ? sms : " + waves : "sms")
        << ";\n";
-  else if (options.wholeWaves)
+  else if (wholeWaves)
     os << "  args.hw_info.sm_count = " << waves << ";\n";
   os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   if (options.directLaunch) {

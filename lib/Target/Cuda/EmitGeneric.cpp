@@ -16,59 +16,6 @@ using namespace mlir;
 using namespace mlir::coda;
 using namespace mlir::coda::cuda;
 
-namespace {
-/// How one output of a reduction generic folds in a value: out = combine(value, out).
-struct WarpCombine {
-  Operation *op;     // the combining op, which the warp version replaces
-  Value value;       // what it folds into the output
-  const char *fn;    // the combine as a call (fmaxf, fminf), or empty
-  const char *sym;   // else as an infix operator (+, *)
-  const char *identity;
-};
-} // namespace
-
-/// A generic that reduces its innermost loop dimension into f32 (or integer: counts) outputs,
-/// each by a plain fold out = combine(f(inputs), out), runs one warp per output point: lanes
-/// stride along the reduced dimension (coalesced for row-major inputs), then combine by
-/// shuffles in a fixed order (deterministic). Returns the folds, or nothing when the generic is not of that form.
-static std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp generic) {
-  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
-  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-  if (iterators.empty() || iterators.back() != utils::IteratorType::reduction ||
-      llvm::count(iterators, utils::IteratorType::reduction) != 1 || ranges.back() < 64)
-    return std::nullopt;
-  auto yield = cast<linalg::YieldOp>(generic.getBlock()->getTerminator());
-  SmallVector<WarpCombine> folds;
-  for (OpOperand &init : generic.getDpsInitsMutable()) {
-    BlockArgument out = generic.getMatchingBlockArgument(&init);
-    Value yielded = yield.getValues()[init.getOperandNumber() - generic.getNumDpsInputs()];
-    Operation *op = yielded.getDefiningOp();
-    if (!(out.getType().isF32() || out.getType().isInteger(64) || out.getType().isInteger(32)) ||
-        !out.hasOneUse() || !op || !yielded.hasOneUse() ||
-        op->getBlock() != generic.getBlock() || op->getNumOperands() != 2 ||
-        (op->getOperand(0) != out && op->getOperand(1) != out) ||
-        op->getOperand(0) == op->getOperand(1))
-      return std::nullopt;
-    Value value = op->getOperand(0) == out ? op->getOperand(1) : op->getOperand(0);
-    if (value.getParentBlock() != generic.getBlock())
-      return std::nullopt; // a value from above: rare, left to the sequential loop
-    std::optional<WarpCombine> fold =
-        llvm::TypeSwitch<Operation *, std::optional<WarpCombine>>(op)
-            .Case([&](arith::AddFOp) { return WarpCombine{op, value, "", "+", "0.f"}; })
-            .Case([&](arith::AddIOp) { return WarpCombine{op, value, "", "+", "0"}; })
-            .Case([&](arith::MulFOp) { return WarpCombine{op, value, "", "*", "1.f"}; })
-            .Case<arith::MaximumFOp, arith::MaxNumFOp>(
-                [&](auto) { return WarpCombine{op, value, "fmaxf", "", "-INFINITY"}; })
-            .Case<arith::MinimumFOp, arith::MinNumFOp>(
-                [&](auto) { return WarpCombine{op, value, "fminf", "", "INFINITY"}; })
-            .Default([](Operation *) { return std::nullopt; });
-    if (!fold)
-      return std::nullopt;
-    folds.push_back(*fold);
-  }
-  return folds;
-}
-
 /// The C literal a linalg.fill writes.
 std::string cuda::fillLiteral(linalg::FillOp fill) {
   auto value = cast<TypedAttr>(fill.value().getDefiningOp<arith::ConstantOp>().getValue());
@@ -93,43 +40,8 @@ bool cuda::fillFolded(linalg::FillOp fill) {
   });
 }
 
-/// The coda.gemm that reads every result of `generic`, a row reduction with a warp per row, only
-/// as row operands (through reshapes), one row per GEMM row: the reduction can hand its rows to
-/// that GEMM a row block at a time while it runs (coda/Runtime/Overlap.cuh). Null otherwise.
-GemmOp cuda::rowsConsumer(linalg::GenericOp generic) {
-  if (!warpReduction(generic))
-    return {};
-  int64_t points = 1;
-  for (auto [range, iterator] :
-       llvm::zip(generic.getStaticLoopRanges(), generic.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::parallel)
-      points *= range;
-  GemmOp consumer;
-  SmallVector<Value> values(generic->getResults());
-  while (!values.empty()) {
-    for (OpOperand &use : values.pop_back_val().getUses()) {
-      Operation *user = use.getOwner();
-      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user)) {
-        values.push_back(user->getResult(0));
-        continue;
-      }
-      auto gemm = dyn_cast<GemmOp>(user);
-      if (!gemm || (consumer && gemm != consumer) || gemm.isBatched() || gemm.getM() != points)
-        return {};
-      unsigned first = gemm.getExtras().getBeginOperandIndex();
-      unsigned extra = use.getOperandNumber() - first;
-      if (use.getOperandNumber() < first || extra >= gemm.getExtras().size() ||
-          gemm.getRole(extra) != OperandRole::Row)
-        return {};
-      consumer = gemm;
-    }
-  }
-  return consumer;
-}
-
 GemmOp CudaEmitter::handsRowsTo(linalg::GenericOp generic) {
-  GemmOp consumer = rowsConsumer(generic);
-  return consumer && awaiting.contains(consumer) ? consumer : GemmOp();
+  return generic->hasAttr(kHandsRowsAttr) ? rowsConsumer(generic) : GemmOp();
 }
 
 static std::string combineExpr(const WarpCombine &c, const std::string &a, const std::string &b) {

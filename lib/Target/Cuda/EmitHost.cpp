@@ -177,18 +177,6 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   llvm::raw_string_ostream bos(body);
   SmallVector<std::string> scratch; // workspace-size expressions of kernels and callees
   SmallVector<std::string> aligned; // buffers that generic kernels access 16 bytes at a time
-  // Kernel names follow the ops' order in the function, so that every launcher of it (each
-  // runs a subset of its ops) calls the kernels the full one defines.
-  DenseMap<Operation *, unsigned> firstKernel;
-  unsigned numKernels = 0;
-  for (Operation &op : block) {
-    firstKernel[&op] = numKernels;
-    if (isa<linalg::GenericOp, linalg::FillOp, tensor::InsertSliceOp, tensor::ExtractSliceOp>(op))
-      numKernels += 1;
-    else if (auto concat = dyn_cast<tensor::ConcatOp>(op))
-      numKernels += concat.getInputs().size();
-  }
-  unsigned generics = 0;
   // Whether this launcher runs `op` (views and constants are not launches).
   auto launches = [&](Operation *op) {
     bool preparation = isPreparation(*op, preparations);
@@ -196,34 +184,10 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
            !(kind == LauncherKind::Prepare && !preparation) &&
            !(kind == LauncherKind::RunPrepared && preparation);
   };
-  // The ops in launch order. Between a row reduction and the kernel that reads its rows, the ops
-  // that do not depend on the reduction go first, so that the kernel can start beside it.
+  // The ops in launch order (--coda-schedule-launches put them so).
   SmallVector<Operation *> order;
   for (Operation &op : block.without_terminator())
     order.push_back(&op);
-  for (unsigned i = 0; i < order.size(); ++i) {
-    auto generic = dyn_cast<linalg::GenericOp>(order[i]);
-    GemmOp consumer = generic ? handsRowsTo(generic) : GemmOp();
-    auto at = llvm::find(order, consumer.getOperation());
-    if (!consumer || at == order.end())
-      continue;
-    DenseSet<Operation *> dependent{generic};
-    SmallVector<Operation *> before, after;
-    for (Operation *op : llvm::make_range(order.begin() + i + 1, at)) {
-      bool reads = false;
-      op->walk([&](Operation *nested) {
-        for (Value v : nested->getOperands())
-          reads |= dependent.contains(v.getDefiningOp());
-      });
-      (reads ? after : before).push_back(op);
-      if (reads)
-        dependent.insert(op);
-    }
-    before.push_back(generic);
-    before.append(after);
-    llvm::copy(before, order.begin() + i);
-    i += before.size() - after.size() - 1;
-  }
   // The op after `op` that this launcher runs.
   auto nextLaunch = [&](Operation &op) -> Operation * {
     for (auto it = llvm::find(order, &op) + 1; it != order.end(); ++it)
@@ -271,9 +235,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     for (Value r : op.getResults())
       if (!buffer.count(r))
         allocate(r);
-    generics = firstKernel.lookup(&op);
     if (auto gemm = dyn_cast<GemmOp>(op)) {
-      std::string name = kernelNames.lookup(gemm);
+      std::string name = kernelName(gemm);
       int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
       auto rows = handover.find(gemm);
       bool handed = rows != handover.end();
@@ -306,7 +269,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "scratch, stream)) return s;\n";
       scratch.push_back(call.getCallee().str() + "_run_workspace_size()");
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-      std::string name = fname + "_g" + std::to_string(generics++);
+      std::string name = kernelName(generic);
       SmallVector<Value> params;
       SmallVector<unsigned> vectorParams;
       int64_t threads = 0;
@@ -340,8 +303,8 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       }
       // The kernel right after reads these rows: it starts beside this reduction, which hands
       // them over a row block at a time through `done` (when the GPU has SMs to spare for it).
-      std::string kernel = kernelNames.lookup(consumer);
-      int64_t tileM = awaiting.lookup(consumer);
+      std::string kernel = kernelName(consumer);
+      int64_t tileM = getKernelConfig(consumer).getTileM();
       int64_t blocks = (consumer.getM() + tileM - 1) / tileM;
       std::string done = "reinterpret_cast<unsigned *>(ws + " + std::to_string(intermediates) + ")";
       intermediates += (blocks * 4 + 255) / 256 * 256;
@@ -361,7 +324,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
       handover[consumer] = {done, split};
     } else if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-      std::string name = fname + "_g" + std::to_string(generics++);
+      std::string name = kernelName(fill);
       auto type = cast<RankedTensorType>(fill.result().getType());
       std::string literal = fillLiteral(fill);
       kos << "// " << name << ": linalg.fill.\n__global__ void " << name << "("
@@ -371,7 +334,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
           << literal << ");\n}\n\n";
       launch(name, type.getNumElements(), ptr(fill.result()));
     } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-      std::string name = fname + "_g" + std::to_string(generics++);
+      std::string name = kernelName(insert);
       int64_t width = CudaEmitter(kos, options).emitSliceKernel(
           name, insert.getSourceType(), insert.getType(), insert.getStaticOffsets(), true);
       bos << "  cudaMemcpyAsync(" << ptr(insert) << ", " << ptr(insert.getDest()) << ", "
@@ -381,18 +344,18 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     } else if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
       // One copy per input, at its offset along the concatenated dimension.
       int64_t offset = 0;
-      for (Value input : concat.getInputs()) {
+      for (auto [piece, input] : llvm::enumerate(concat.getInputs())) {
         auto type = cast<RankedTensorType>(input.getType());
         SmallVector<int64_t> offsets(type.getRank(), 0);
         offsets[concat.getDim()] = offset;
         offset += type.getDimSize(concat.getDim());
-        std::string name = fname + "_g" + std::to_string(generics++);
+        std::string name = kernelName(concat, piece);
         int64_t width = CudaEmitter(kos, options).emitSliceKernel(
             name, type, concat.getResultType(), offsets, true);
         launchCopy(name, type.getNumElements(), width, ptr(input), ptr(concat));
       }
     } else if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
-      std::string name = fname + "_g" + std::to_string(generics++);
+      std::string name = kernelName(extract);
       int64_t width = CudaEmitter(kos, options).emitSliceKernel(
           name, extract.getType(), extract.getSourceType(), extract.getStaticOffsets(), false,
           extract.getStaticStrides());

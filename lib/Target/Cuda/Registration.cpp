@@ -1,12 +1,13 @@
 //===- Registration.cpp - register --coda-to-cuda -------------------------===//
 
-#include "coda/InitAll.h"
+#include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "coda/Target/Cuda/KernelConfig.h"
 #include "coda/Target/Cuda/TranslateToCuda.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 
 void mlir::coda::registerToCudaTranslation() {
@@ -46,33 +47,35 @@ void mlir::coda::registerToCudaTranslation() {
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
         CudaEmitterOptions options;
-        options.target = lookupGpuTarget(target);
-        if (!options.target) {
+        if (!lookupGpuTarget(target)) {
           InFlightDiagnostic diag = emitError(op->getLoc(), "--target: unknown GPU '")
                                     << target.getValue() << "'; known:";
           for (const GpuTarget &known : gpuTargets())
             diag << " " << known.name << " (" << known.description << ")";
           return LogicalResult(diag);
         }
+        options.target = target;
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
         for (const std::string &path : without) {
-          bool *flag = llvm::StringSwitch<bool *>(path)
-                           .Case("tma-halves", &options.tmaHalves)
-                           .Case("tma-contract", &options.tmaContract)
-                           .Case("tma-tables", &options.tmaTables)
-                           .Case("overlap-rows", &options.overlapRows)
-                           .Case("whole-waves", &options.wholeWaves)
-                           .Case("direct-launch", &options.directLaunch)
-                           .Default(nullptr);
-          if (!flag)
+          if (path == "direct-launch") {
+            options.directLaunch = false;
+            continue;
+          }
+          if (!llvm::is_contained({"tma-halves", "tma-contract", "tma-tables", "overlap-rows",
+                                   "whole-waves"},
+                                  path))
             return LogicalResult(emitError(op->getLoc(), "--cuda-without: unknown path '")
                                  << path
                                  << "'; expected tma-halves, tma-contract, tma-tables, "
                                     "overlap-rows, whole-waves or direct-launch");
-          *flag = false;
+          options.without.push_back(path);
         }
         return translateToCuda(op, os, options);
       },
-      [](DialectRegistry &registry) { registerAllCodaDialects(registry); });
+      [](DialectRegistry &registry) {
+        registry.insert<CodaDialect>();
+        registerAllDialects(registry);
+        registerAllExtensions(registry);
+      });
 }

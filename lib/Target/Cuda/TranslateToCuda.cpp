@@ -9,8 +9,10 @@
 // mlir/lib/Target/Cpp/TranslateToCpp.cpp: an emitter class, one print function per op, scoped
 // value names. What the back end cannot emit gets a diagnostic at the op and no output.
 //
+// The decisions are the plan's (--coda-plan-cuda, run here on what is not planned yet): each
+// kernel's configuration and sinks, names, launch order and row hand-offs, as attributes.
 // This file prints the module (its prelude, coda_status, the helpers used); the rest is in
-// PlanGemm.cpp (a GEMM's plan and configuration), EmitGemm.cpp (GEMM kernels and launchers),
+// PlanGemm.cpp (a GEMM's plan as the emitter reads it), EmitGemm.cpp (GEMM kernels and launchers),
 // EmitGeneric.cpp (coda's own kernels), EmitHost.cpp (whole-function launchers),
 // EmitTorchBinding.cpp (the PyTorch binding) and EmitCommon.cpp (scalar code and types).
 //
@@ -18,6 +20,7 @@
 
 #include "coda/Target/Cuda/TranslateToCuda.h"
 #include "CudaEmitter.h"
+#include "coda/Target/Cuda/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -28,30 +31,13 @@ using namespace mlir::coda::cuda;
 LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   // Check and collect first: nothing is written for a module with an unsupported kernel.
   SmallVector<std::pair<GemmOp, std::string>> kernels;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    unsigned index = 0;
-    func.walk([&](GemmOp op) {
-      kernels.push_back({op, (func.getSymName() + "_k" + Twine(index++)).str()});
-    });
-  }
+  module.walk([&](GemmOp op) { kernels.push_back({op, kernelName(op)}); });
   std::string body;
   llvm::raw_string_ostream bodyStream(body);
   CudaEmitter kernelEmitter(bodyStream, options);
-  if (!options.tuningDb.empty()) {
-    llvm::Expected<TuningDb> db = loadTuningDb(options.tuningDb);
-    if (!db)
-      return module.emitError(llvm::toString(db.takeError()));
-    kernelEmitter.tuningDb = std::move(*db);
-  }
-  module.walk([&](linalg::GenericOp generic) {
-    if (GemmOp gemm = options.overlapRows ? rowsConsumer(generic) : GemmOp())
-      kernelEmitter.rowsAhead.insert(gemm);
-  });
-  for (auto &[op, name] : kernels) {
+  for (auto &[op, name] : kernels)
     if (failed(kernelEmitter.emitKernel(op, name)))
       return failure();
-    kernelEmitter.kernelNames[op] = name;
-  }
 
   // A launcher per function whose ops the backend can run in order (callees first). A function
   // that cannot have one gets a warning: its kernels are still there to call one by one.
@@ -72,8 +58,6 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
       std::string text;
       llvm::raw_string_ostream textStream(text);
       CudaEmitter functionEmitter(textStream, options);
-      functionEmitter.kernelNames = kernelEmitter.kernelNames;
-      functionEmitter.awaiting = kernelEmitter.awaiting;
       functionEmitter.launchers = kernelEmitter.launchers;
       std::string error;
       LogicalResult emitted = success();
@@ -202,6 +186,15 @@ LogicalResult mlir::coda::translateToCuda(Operation *op, raw_ostream &os,
   if (!module)
     return op->emitError("--coda-to-cuda translates a module");
   if (failed(verifyCudaSizes(module)))
+    return failure();
+  // What is not planned yet is planned here (a planned function or kernel keeps its plan).
+  PassManager pm(module.getContext());
+  CodaPlanCudaOptions plan;
+  plan.target = options.target;
+  plan.tuningDb = options.tuningDb;
+  plan.without = options.without;
+  buildCodaPlanCudaPipeline(pm, plan);
+  if (failed(pm.run(module)))
     return failure();
   CudaEmitter emitter(os, options);
   return emitter.emitModule(module);

@@ -558,3 +558,54 @@ func.func @dynamic_result(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) {
   }
   return
 }
+
+// -----
+
+// The CUDA plan's configuration names a sink per result.
+func.func @kernel_stores(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
+  // expected-error @+1 {{'coda.kernel' lists 2 stores for 1 results}}
+  %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>
+      -> (store tensor<128x128xbf16>) attributes {coda.kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 64, schedule = cooperative, stores = [tma, direct]>}
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_swizzle(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
+  %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>
+      // expected-error @+1 {{swizzle 3 must be 1, 2, 4 or 8}}
+      -> (store tensor<128x128xbf16>) attributes {coda.kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 64, schedule = cooperative, swizzle = 3, stores = [tma]>}
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_tables(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>, %s: tensor<128xf32>) {
+  // expected-error @+1 {{'coda.kernel' reads operand #0 through TMA, which is not a tiled operand}}
+  %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>
+      with(%s as row : tensor<128xf32>)
+      -> (store tensor<128x128xbf16>) attributes {coda.kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 64, schedule = pingpong, stores = [tma], tmaTables = [0]>}
+      epilogue(%acc: f32, %r: f32, %i: index, %j: index) {
+    %m = arith.mulf %acc, %r : f32
+    coda.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+func.func @hands_rows_on_gemm(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
+  // expected-error @+1 {{'coda.hands_rows' is a unit attribute on a linalg.generic}}
+  %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>
+      -> (store tensor<128x128xbf16>) attributes {coda.hands_rows}
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}

@@ -90,3 +90,25 @@ LogicalResult ResultModeAttr::verify(function_ref<InFlightDiagnostic()> emitErro
                        << "' result takes no reduction dimension or combiner";
   return success();
 }
+
+LogicalResult KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                       int64_t tileM, int64_t tileN, int64_t tileK,
+                                       int64_t clusterM, int64_t clusterN, KernelSchedule,
+                                       RasterOrder, int64_t swizzle, int64_t epilogueN, Division,
+                                       GridSize, ArrayRef<ResultSink>,
+                                       ArrayRef<int64_t> tmaTables) {
+  if (tileM <= 0 || tileN <= 0 || tileK <= 0)
+    return emitError() << "tile " << tileM << "x" << tileN << "x" << tileK
+                       << " must be positive in every dimension";
+  if (clusterM <= 0 || clusterN <= 0 || clusterM * clusterN > 16)
+    return emitError() << "cluster " << clusterM << "x" << clusterN
+                       << " must be positive with at most 16 CTAs";
+  if (!llvm::is_contained({1, 2, 4, 8}, swizzle))
+    return emitError() << "swizzle " << swizzle << " must be 1, 2, 4 or 8";
+  if (epilogueN < 0 || (epilogueN && tileN % epilogueN != 0))
+    return emitError() << "epilogueN " << epilogueN
+                       << " must be 0 (CUTLASS's choice) or divide tileN " << tileN;
+  if (llvm::any_of(tmaTables, [](int64_t i) { return i < 0; }))
+    return emitError() << "tmaTables lists operand indices, which are not negative";
+  return success();
+}

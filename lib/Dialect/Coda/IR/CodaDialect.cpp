@@ -40,5 +40,41 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
                                 "coda.gemm";
     return success();
   }
-  return op->emitError() << "unknown coda attribute '" << attr.getName().getValue() << "'";
+  // The CUDA plan's decisions (include/coda/Target/Cuda/Plan.h).
+  StringRef name = attr.getName().getValue();
+  if (name == KernelConfigAttr::getAttrName()) {
+    auto config = dyn_cast<KernelConfigAttr>(attr.getValue());
+    auto gemm = dyn_cast<GemmOp>(op);
+    if (!config || !gemm)
+      return op->emitError() << "'" << name << "' is a #coda.kernel<...> on a coda.gemm";
+    if (config.getStores().size() != gemm->getNumResults())
+      return op->emitError() << "'" << name << "' lists " << config.getStores().size()
+                             << " stores for " << gemm->getNumResults() << " results";
+    for (int64_t i : config.getTmaTables())
+      if (i >= int64_t(gemm.getExtras().size()) || gemm.getRole(i) != OperandRole::Tiled)
+        return op->emitError() << "'" << name << "' reads operand #" << i
+                               << " through TMA, which is not a tiled operand";
+    return success();
+  }
+  if (name == "coda.tuning") {
+    if (!isa<GemmOp>(op) || !isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'coda.tuning' is a dictionary on a coda.gemm";
+    return success();
+  }
+  if (name == "coda.awaits_rows" || name == "coda.hands_rows") {
+    bool gemm = name == "coda.awaits_rows";
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        (gemm ? !isa<GemmOp>(op) : op->getName().getStringRef() != "linalg.generic"))
+      return op->emitError() << "'" << name << "' is a unit attribute on a "
+                             << (gemm ? "coda.gemm" : "linalg.generic");
+    return success();
+  }
+  if (name == "coda.kernels") {
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!names || names.empty() ||
+        !llvm::all_of(names, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'coda.kernels' is a non-empty array of kernel names";
+    return success();
+  }
+  return op->emitError() << "unknown coda attribute '" << name << "'";
 }

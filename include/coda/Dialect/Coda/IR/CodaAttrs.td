@@ -56,6 +56,48 @@ def Coda_PairwiseMode : I32EnumAttr<"PairwiseMode",
   let genSpecializedAttr = 0;
 }
 
+def Coda_KernelSchedule : I32EnumAttr<"KernelSchedule",
+    "the warp-specialized schedule of a CUTLASS sm90 kernel", [
+      I32EnumAttrCase<"Cooperative", 0, "cooperative">,
+      I32EnumAttrCase<"Pingpong", 1, "pingpong">]> {
+  let cppNamespace = "::mlir::coda";
+  let genSpecializedAttr = 0;
+}
+
+def Coda_RasterOrder : I32EnumAttr<"RasterOrder",
+    "the order in which the persistent tile scheduler visits output tiles", [
+      I32EnumAttrCase<"Heuristic", 0, "heuristic">,
+      I32EnumAttrCase<"AlongM", 1, "along_m">,
+      I32EnumAttrCase<"AlongN", 2, "along_n">]> {
+  let cppNamespace = "::mlir::coda";
+  let genSpecializedAttr = 0;
+}
+
+def Coda_Division : I32EnumAttr<"Division", "how the epilogue divides in fp32", [
+      I32EnumAttrCase<"Ieee", 0, "ieee">,
+      I32EnumAttrCase<"Full", 1, "full">]> {
+  let cppNamespace = "::mlir::coda";
+  let genSpecializedAttr = 0;
+}
+
+def Coda_GridSize : I32EnumAttr<"GridSize", "how many CTAs a persistent kernel runs on", [
+      I32EnumAttrCase<"AllSms", 0, "all_sms">,
+      I32EnumAttrCase<"WholeWaves", 1, "whole_waves">]> {
+  let cppNamespace = "::mlir::coda";
+  let genSpecializedAttr = 0;
+}
+
+def Coda_ResultSink : I32EnumAttr<"ResultSink", "how a coda.gemm result leaves the epilogue", [
+      I32EnumAttrCase<"Tma", 0, "tma">,
+      I32EnumAttrCase<"Direct", 1, "direct">,
+      I32EnumAttrCase<"Halves", 2, "halves">,
+      I32EnumAttrCase<"Contract", 3, "contract">,
+      I32EnumAttrCase<"Partials", 4, "partials">,
+      I32EnumAttrCase<"Staged", 5, "staged">]> {
+  let cppNamespace = "::mlir::coda";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -101,6 +143,67 @@ def Coda_ResultModeAttr : Coda_Attr<"ResultMode", "result"> {
     void printBody(::llvm::raw_ostream &os) const;
     /// Parses what printBody prints.
     static ResultModeAttr parseBody(::mlir::AsmParser &parser);
+  }];
+}
+
+// A list parameter written in brackets, `[a, b]` (upstream's bare list would run into the
+// commas of a `struct` format); may be empty.
+class Coda_ListParameter<string elem> : ArrayRefParameter<elem> {
+  let parser = "::mlir::coda::parseBracketList<" # elem # ">($_parser)";
+  let printer = "::mlir::coda::printBracketList($_printer, $_self)";
+}
+class Coda_OptionalListParameter<string elem> : Coda_ListParameter<elem> {
+  let defaultValue = cppStorageType # "()";
+  let comparator = cppType # "($_lhs) == " # cppType # "($_rhs)";
+}
+
+def Coda_KernelConfigAttr : Coda_Attr<"KernelConfig", "kernel"> {
+  let summary = "how the CUDA back end runs one coda.gemm: its CUTLASS configuration and sinks";
+  let description = [{
+    Written by `--coda-plan-kernel-configs` on every `coda.gemm` (as the discardable attribute
+    `coda.kernel`) and read by `coda-translate --coda-to-cuda`, which prints what it says:
+
+    * `tileM`, `tileN`, `tileK`: the CTA tile; `clusterM`, `clusterN`: the thread-block
+      cluster;
+    * `schedule`: `cooperative` (two warp groups on one tile) or `pingpong` (one tile each,
+      one group's epilogue under the other's mainloop);
+    * `raster` (`heuristic`, `along_m`, `along_n`) and `swizzle` (1, 2, 4 or 8): the order of
+      the persistent tile scheduler;
+    * `epilogueN`: the epilogue subtile's width (0: CUTLASS's choice);
+    * `division`: `full` sends the epilogue's fp32 divisions through `div.full.f32`;
+    * `grid`: `whole_waves` runs a persistent kernel on the fewest CTAs that take as many waves
+      as one per SM would, `all_sms` on one CTA per SM;
+    * `stores`: per result, how it leaves the epilogue: `tma` (the collective's TMA store),
+      `halves` (a rotation written into its heads' halves by TMA), `staged` (the same rotation
+      staged side by side, then copied), `contract` (a pairwise contract's N/2 columns by TMA),
+      `direct` (per-thread stores), `partials` (a reduction's per-tile partials);
+    * `tmaTables`: the tiled operands read through TMA into shared memory.
+
+    ```mlir
+    coda.gemm ... {coda.kernel = #coda.kernel<tileM = 128, tileN = 256, tileK = 64,
+        clusterM = 2, schedule = cooperative, stores = [tma]>}
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$tileM, "int64_t":$tileN, "int64_t":$tileK,
+    DefaultValuedParameter<"int64_t", "1">:$clusterM,
+    DefaultValuedParameter<"int64_t", "1">:$clusterN,
+    EnumParameter<Coda_KernelSchedule>:$schedule,
+    DefaultValuedParameter<"::mlir::coda::RasterOrder",
+                           "::mlir::coda::RasterOrder::Heuristic">:$raster,
+    DefaultValuedParameter<"int64_t", "8">:$swizzle,
+    DefaultValuedParameter<"int64_t", "0">:$epilogueN,
+    DefaultValuedParameter<"::mlir::coda::Division", "::mlir::coda::Division::Ieee">:$division,
+    DefaultValuedParameter<"::mlir::coda::GridSize",
+                           "::mlir::coda::GridSize::WholeWaves">:$grid,
+    Coda_ListParameter<"::mlir::coda::ResultSink">:$stores,
+    Coda_OptionalListParameter<"int64_t">:$tmaTables);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isPingpong() const { return getSchedule() == KernelSchedule::Pingpong; }
+    /// The discardable attribute name that holds it on a coda.gemm.
+    static ::llvm::StringRef getAttrName() { return "coda.kernel"; }
   }];
 }
 

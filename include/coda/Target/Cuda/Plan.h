@@ -1,0 +1,77 @@
+//===- Plan.h - what the CUDA plan passes decide, as IR ---------*- C++ -*-===//
+//
+// The plan passes (include/coda/Target/Cuda/Transforms/Passes.td) write their decisions into
+// the IR as attributes; the emitters of coda-translate --coda-to-cuda read them. This header
+// names those attributes and holds the queries both sides ask of an op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CODA_TARGET_CUDA_PLAN_H
+#define CODA_TARGET_CUDA_PLAN_H
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Target/Cuda/KernelConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <optional>
+
+namespace mlir::coda::cuda {
+
+/// On a row reduction that hands its rows to the kernel that awaits them (unit).
+constexpr StringLiteral kHandsRowsAttr = "coda.hands_rows";
+/// On a coda.gemm whose tiles wait for the rows a reduction beside it publishes (unit).
+constexpr StringLiteral kAwaitsRowsAttr = "coda.awaits_rows";
+/// On every op a function launcher runs as kernels: their names (array of strings).
+constexpr StringLiteral kKernelsAttr = "coda.kernels";
+/// On a coda.gemm: how its configuration was chosen (dictionary; comments in the .cu file).
+constexpr StringLiteral kTuningAttr = "coda.tuning";
+
+/// How one output of a reduction generic folds in a value: out = combine(value, out).
+struct WarpCombine {
+  Operation *op;     // the combining op, which the warp version replaces
+  Value value;       // what it folds into the output
+  const char *fn;    // the combine as a call (fmaxf, fminf), or empty
+  const char *sym;   // else as an infix operator (+, *)
+  const char *identity;
+};
+
+/// A generic that reduces its innermost loop dimension into f32 (or integer: counts) outputs,
+/// each by a plain fold out = combine(f(inputs), out), runs one warp per output point: lanes
+/// stride along the reduced dimension (coalesced for row-major inputs), then combine by
+/// shuffles in a fixed order (deterministic). Returns the folds, or nothing when the generic
+/// is not of that form.
+std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp generic);
+
+/// The coda.gemm that reads every result of `generic`, a row reduction with a warp per row,
+/// only as row operands (through reshapes), one row per GEMM row: the reduction can hand its
+/// rows to that GEMM a row block at a time while it runs. Null otherwise.
+GemmOp rowsConsumer(linalg::GenericOp generic);
+
+/// The period of tiled operand #i (its last dimension).
+int64_t periodOf(GemmOp op, unsigned i);
+/// Whether a tanh runs as the hardware's tanh.approx (bf16/f16, or afn).
+bool approximateTanh(math::TanhOp t);
+/// Whether `d` may divide through div.full.f32 (2 ulp): an fp32 division in an epilogue whose
+/// results are all stored 16-bit, whose rounding (2^-9) is far coarser.
+bool mayDivideFull(arith::DivFOp d);
+
+/// The extra operand that rides the collective's C (a TMA load pipelined with the mainloop):
+/// where no result accumulates, the first [M, N] operand typed like the result the collective
+/// stores (a residual, say); -1 if none.
+int sourceOperand(GemmOp op, ArrayRef<ResultSink> sinks);
+
+/// The plan's configuration of `op`, or null where it has none.
+KernelConfigAttr getKernelConfig(GemmOp op);
+/// The configuration as the model's record, and back (with the kernel's sinks and tables).
+KernelConfig toKernelConfig(KernelConfigAttr attr);
+KernelConfigAttr toKernelConfigAttr(MLIRContext *context, const KernelConfig &config,
+                                    ArrayRef<ResultSink> stores, ArrayRef<int64_t> tmaTables,
+                                    bool wholeWaves);
+
+} // namespace mlir::coda::cuda
+
+#endif // CODA_TARGET_CUDA_PLAN_H

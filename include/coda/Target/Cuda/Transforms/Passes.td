@@ -1,0 +1,75 @@
+//===- Passes.td - the CUDA back end's plan passes ---------*- tablegen -*-===//
+
+#ifndef CODA_TARGET_CUDA_TRANSFORMS_PASSES_TD
+#define CODA_TARGET_CUDA_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CodaPlanRowHandoffs : Pass<"coda-plan-row-handoffs", "::mlir::func::FuncOp"> {
+  let summary = "Mark the row reductions that hand their rows to the next kernel as it runs";
+  let description = [{
+    A row reduction (a generic with one warp per row) whose results only one `coda.gemm` reads,
+    as row operands with one row per GEMM row, can run beside that kernel: it publishes each
+    block of rows as it finishes, and the kernel's tiles wait for their rows
+    (`coda/Runtime/Overlap.cuh`). This pass marks the reduction `coda.hands_rows` and the
+    kernel `coda.awaits_rows`. The kernel-configuration model then takes the tile order that
+    lets the two overlap, and `--coda-schedule-launches` puts the reduction right before the
+    kernel. Functions that already have a launch schedule (`coda.kernels`) are left as they are.
+
+    ```mlir
+    %stats = linalg.generic ... {coda.hands_rows} ...
+    %y = coda.gemm ... {coda.awaits_rows} ...
+    ```
+  }];
+}
+
+def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp"> {
+  let summary = "Choose each coda.gemm's CUTLASS configuration and how its results are stored";
+  let description = [{
+    Writes on every `coda.gemm` without one a `coda.kernel` attribute
+    (`#coda.kernel<...>`, see the dialect's attributes) that `coda-translate --coda-to-cuda`
+    prints as it is: CTA tile, cluster, cooperative or ping-pong schedule, raster order and
+    swizzle, epilogue subtile, division, grid size, the sink of each result and the tables read
+    through TMA. The configuration is the tuning database's entry for the kernel's key where
+    `tuning-db` names one that has it, else the best of the analytic model for the `target` GPU
+    (`include/coda/Target/Cuda/GpuTargets.def`). A `coda.tuning` dictionary beside it records
+    the key, where the choice came from, the model's inputs and the candidates that
+    `bench/tune.py` times.
+
+    Kernels the CUDA back end cannot run (batched products, inputs other than bf16/f16,
+    results it cannot store) get an error here, at the op.
+
+    `without` turns default paths off for A/B runs: `tma-halves` (a rotation into halves is
+    staged and copied), `tma-contract` (a contracted result is stored by each thread),
+    `tma-tables` (tables are loaded by each thread), `whole-waves` (one CTA per SM).
+
+    ```
+    $ coda-opt --coda-plan-kernel-configs="target=h100-sxm" fused.mlir
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
+           "The GPU the analytic model ranks configurations for: h200 or h100-sxm">,
+    Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
+           "A JSON tuning database (bench/tune.py) whose measured configurations replace "
+           "the model's (data/tuning/tuning-<gpu>.json)">,
+    ListOption<"without", "without", "std::string",
+               "Default paths to leave out, for A/B runs: tma-halves, tma-contract, "
+               "tma-tables, whole-waves">,
+  ];
+}
+
+def CodaScheduleLaunches : Pass<"coda-schedule-launches", "::mlir::func::FuncOp"> {
+  let summary = "Name every kernel of a function and put its ops in launch order";
+  let description = [{
+    Gives every op that the function's launcher runs as kernels a `coda.kernels` list of
+    kernel names: `<function>_k<i>` for the i-th `coda.gemm`, `<function>_g<i>` for coda's
+    own kernels (generics, fills, slices, one per piece of a concat), numbered in the order the
+    ops had before scheduling. Then it moves each reduction marked `coda.hands_rows` to just
+    before the kernel that awaits its rows, after every op between them that does not depend
+    on it, so that the kernel starts beside the reduction. The CUDA launcher runs the ops in
+    the order of the block. A function that has names already is left as it is.
+  }];
+}
+
+#endif // CODA_TARGET_CUDA_TRANSFORMS_PASSES_TD

@@ -1,0 +1,36 @@
+//===- PlanPipeline.cpp - --coda-plan-cuda --------------------------------===//
+
+#include "coda/Target/Cuda/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+
+void mlir::coda::buildCodaPlanCudaPipeline(OpPassManager &pm,
+                                           const CodaPlanCudaOptions &options) {
+  SmallVector<std::string> without;
+  bool overlapRows = true;
+  for (const std::string &path : options.without) {
+    if (path == "overlap-rows")
+      overlapRows = false;
+    else
+      without.push_back(path);
+  }
+  if (overlapRows)
+    pm.addNestedPass<func::FuncOp>(createCodaPlanRowHandoffs());
+  CodaPlanKernelConfigsOptions configs;
+  configs.target = options.target;
+  configs.tuningDb = options.tuningDb;
+  configs.without = without;
+  pm.addPass(createCodaPlanKernelConfigs(configs));
+  pm.addNestedPass<func::FuncOp>(createCodaScheduleLaunches());
+}
+
+void mlir::coda::registerCodaPlanCudaPipeline() {
+  PassPipelineRegistration<CodaPlanCudaOptions>(
+      "coda-plan-cuda",
+      "Plan the CUDA back end's kernels: row hand-offs, kernel configurations and sinks, "
+      "kernel names and launch order (what coda-translate --coda-to-cuda prints)",
+      buildCodaPlanCudaPipeline);
+}
