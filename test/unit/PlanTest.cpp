@@ -210,6 +210,35 @@ TEST_F(PlanTest, WithoutOverlapRowsKeepsTheOrder) {
             (SmallVector<std::string>{"norm_qkv_g0", "norm_qkv_g1", "norm_qkv_g2", "norm_qkv_k0"}));
 }
 
+// The launcher's workspace: the sums (256 floats, 1 KB) and the scaled weights (768 x 512 bf16)
+// in launch order, then the counts of the hand-off (2 row blocks of 128, 256 bytes rounded);
+// the zero fill folds into the reduction and takes nothing.
+TEST_F(PlanTest, WorkspaceLayoutInLaunchOrder) {
+  OwningOpRef<ModuleOp> module = plan(kRowsAhead);
+  ASSERT_TRUE(module);
+  auto func = *module->getOps<func::FuncOp>().begin();
+  auto offsetOf = [&](Operation &op) {
+    auto layout = op.getAttrOfType<DictionaryAttr>(kWorkspaceAttr);
+    return layout ? layout.getAs<DenseI64ArrayAttr>("run")[0] : int64_t(-1);
+  };
+  SmallVector<int64_t> offsets;
+  for (Operation &op : func.getBody().front())
+    if (op.hasAttr(kKernelsAttr) && !isa<GemmOp>(op))
+      offsets.push_back(offsetOf(op));
+  // fill (folded), weights, sums: the weights launch first.
+  EXPECT_EQ(offsets, (SmallVector<int64_t>{-1, 0, 768 * 512 * 2}));
+  Operation *sums = nullptr;
+  for (Operation &op : func.getBody().front())
+    if (op.hasAttr(kHandsRowsAttr))
+      sums = &op;
+  ASSERT_TRUE(sums);
+  int64_t tileM = getKernelConfig(gemms(*module).front()).getTileM();
+  EXPECT_EQ(sums->getAttrOfType<DictionaryAttr>(kRowsDoneAttr).getAs<IntegerAttr>("run").getInt(),
+            768 * 512 * 2 + 1024);
+  EXPECT_EQ(func->getAttrOfType<DictionaryAttr>(kWorkspaceBytesAttr).getAs<IntegerAttr>("run").getInt(),
+            768 * 512 * 2 + 1024 + ((256 + tileM - 1) / tileM * 4 + 255) / 256 * 256);
+}
+
 // A plan given in the IR is kept: planning again changes nothing.
 TEST_F(PlanTest, PlannedKernelsKeepTheirPlan) {
   OwningOpRef<ModuleOp> module = plan(kRowsAhead);

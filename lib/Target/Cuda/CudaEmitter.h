@@ -88,7 +88,6 @@ private:
   void emitTorchReturn(ArrayRef<std::string> outs);
   LogicalResult checkFunction(func::FuncOp func, std::string &why);
   LogicalResult emitFunction(func::FuncOp func);
-  enum class LauncherKind { Run, Prepare, RunPrepared };
   LogicalResult emitFunctionLauncher(func::FuncOp func, LauncherKind kind,
                                      ArrayRef<Operation *> preparations);
   /// What a generic outside the kernels becomes: a kernel; also a row reduction that hands its
@@ -126,8 +125,6 @@ private:
 const char *combinerName(Combiner c);
 const char *identityOf(Combiner c);
 FailureOr<std::string> bufferElement(Type t);
-unsigned storageBits(Type t);
-int64_t numBytes(RankedTensorType t);
 FailureOr<std::string> affineToC(AffineExpr e, ArrayRef<std::string> dims);
 std::string linearIndex(RankedTensorType type, ArrayRef<std::string> indices);
 
@@ -142,12 +139,10 @@ SmallVector<std::string> kernelInputs(GemmOp op);
 
 // EmitGeneric.cpp
 std::string fillLiteral(linalg::FillOp fill);
-linalg::FillOp foldedFill(linalg::GenericOp generic, OpOperand &init);
-bool fillFolded(linalg::FillOp fill);
 
 // EmitHost.cpp
-SmallVector<Operation *> separablePreparations(func::FuncOp func);
-SmallVector<Value> preparedValues(ArrayRef<Operation *> preparation);
+/// The ops of `func`'s separable weight preparation, in order (coda.prepares).
+SmallVector<Operation *> preparationsOf(func::FuncOp func);
 
 // EmitTorchBinding.cpp
 extern const char *const kTorchPrelude;

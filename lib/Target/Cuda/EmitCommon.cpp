@@ -227,11 +227,6 @@ FailureOr<std::string> cuda::bufferElement(Type t) {
 }
 
 /// Bits of an element as bufferElement stores it (an index as long long).
-unsigned cuda::storageBits(Type t) { return t.isIndex() ? 64 : t.getIntOrFloatBitWidth(); }
-
-int64_t cuda::numBytes(RankedTensorType t) {
-  return t.getNumElements() * std::max<int64_t>(1, storageBits(t.getElementType()) / 8);
-}
 
 /// An affine expression over loop variables as C (all values are non-negative).
 FailureOr<std::string> cuda::affineToC(AffineExpr e, ArrayRef<std::string> dims) {

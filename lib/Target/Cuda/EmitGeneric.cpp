@@ -24,22 +24,6 @@ std::string cuda::fillLiteral(linalg::FillOp fill) {
   return std::to_string(cast<IntegerAttr>(value).getValue().getSExtValue());
 }
 
-/// A warp reduction reads each init once, when it folds its result in: an init filled with a
-/// constant is that constant, and neither the fill nor the copy into the output need to run.
-linalg::FillOp cuda::foldedFill(linalg::GenericOp generic, OpOperand &init) {
-  if (!warpReduction(generic))
-    return {};
-  return init.get().getDefiningOp<linalg::FillOp>();
-}
-
-/// A fill that only the warp reductions reading it as their init use: it never runs.
-bool cuda::fillFolded(linalg::FillOp fill) {
-  return llvm::all_of(fill.result().getUses(), [](OpOperand &use) {
-    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
-    return generic && generic.isDpsInit(&use) && foldedFill(generic, use);
-  });
-}
-
 GemmOp CudaEmitter::handsRowsTo(linalg::GenericOp generic) {
   return generic->hasAttr(kHandsRowsAttr) ? rowsConsumer(generic) : GemmOp();
 }

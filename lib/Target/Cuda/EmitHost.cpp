@@ -60,55 +60,21 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
   return success();
 }
 
-/// The weight preparation of `func` when it reads only the function's arguments (directly, or
-/// through slices and reshapes used by nothing else) and its own results, so that it can run on
-/// its own, once: those calls and views, in order; else nothing.
-SmallVector<Operation *> cuda::separablePreparations(func::FuncOp func) {
-  SmallVector<Operation *> ops;
-  DenseSet<Value> available(func.getArguments().begin(), func.getArguments().end());
-  auto isPrepCall = [&](Operation *op) {
-    auto call = dyn_cast<func::CallOp>(op);
-    auto callee = call ? dyn_cast_or_null<func::FuncOp>(
-                             SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
-                       : nullptr;
-    return callee && callee->hasAttr("coda.weight_prep");
-  };
-  for (Operation &op : func.getBody().front()) {
-    if (isPrepCall(&op)) {
-      if (!llvm::all_of(op.getOperands(), [&](Value v) { return available.contains(v); }))
-        return {};
-      ops.push_back(&op);
-      available.insert(op.getResults().begin(), op.getResults().end());
-    } else if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
-               available.contains(op.getOperand(0)) && !op.getResult(0).use_empty() &&
-               llvm::all_of(op.getResult(0).getUsers(), isPrepCall)) {
-      ops.push_back(&op);
-      available.insert(op.getResult(0));
-    }
-  }
-  if (llvm::none_of(ops, isPrepCall))
-    return {};
-  return ops;
-}
-
-/// What the preparation hands to the rest of the function: its call results read elsewhere.
-SmallVector<Value> cuda::preparedValues(ArrayRef<Operation *> preparation) {
-  SmallVector<Value> prepared;
-  for (Operation *op : preparation)
-    if (isa<func::CallOp>(op))
-      for (Value r : op->getResults())
-        if (llvm::any_of(r.getUsers(),
-                         [&](Operation *user) { return !llvm::is_contained(preparation, user); }))
-          prepared.push_back(r);
-  return prepared;
-}
-
 static bool isPreparation(Operation &op, ArrayRef<Operation *> preparation) {
   return llvm::is_contained(preparation, &op);
 }
 
+SmallVector<Operation *> cuda::preparationsOf(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  if (!func.isExternal())
+    for (Operation &op : func.getBody().front())
+      if (op.hasAttr(kPreparesAttr))
+        ops.push_back(&op);
+  return ops;
+}
+
 LogicalResult CudaEmitter::emitFunction(func::FuncOp func) {
-  SmallVector<Operation *> preparations = separablePreparations(func);
+  SmallVector<Operation *> preparations = preparationsOf(func);
   if (failed(emitFunctionLauncher(func, LauncherKind::Run, preparations)))
     return failure();
   if (!preparations.empty() &&
@@ -126,20 +92,27 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
                                   : kind == LauncherKind::Prepare ? "_prepare"
                                                                   : "_run_prepared");
   Block &block = func.getBody().front();
-  // Buffers: arguments, results, and intermediates at static offsets in the workspace, before
-  // the scratch that kernels and callees share (they run one after the other on the stream).
+  // Buffers: arguments, results, and intermediates at the offsets of the plan's workspace
+  // layout, before the scratch that kernels and callees share (they run one after the other on
+  // the stream).
+  StringRef key = launcherKey(kind);
+  auto totals = func->getAttrOfType<DictionaryAttr>(kWorkspaceBytesAttr);
+  IntegerAttr total = totals ? totals.getAs<IntegerAttr>(key) : IntegerAttr();
+  if (!total)
+    return func.emitError("has no workspace layout for its '")
+           << key << "' launcher (--coda-plan-workspace writes one)";
+  int64_t intermediates = total.getInt();
   DenseMap<Value, std::string> buffer;
-  int64_t intermediates = 0;
-  auto allocate = [&](Value v) {
-    auto type = cast<RankedTensorType>(v.getType());
-    buffer[v] = "reinterpret_cast<" + *bufferElement(type.getElementType()) + " *>(ws + " +
-                std::to_string(intermediates) + ")";
-    intermediates += (numBytes(type) + 255) / 256 * 256;
-  };
-  // A tensor.empty gets memory only if something reads or writes its buffer.
   auto ptr = [&](Value v) {
-    if (!buffer.count(v) && v.getDefiningOp<tensor::EmptyOp>())
-      allocate(v);
+    auto result = dyn_cast<OpResult>(v);
+    auto layout = result && !buffer.count(v)
+                      ? result.getOwner()->getAttrOfType<DictionaryAttr>(kWorkspaceAttr)
+                      : DictionaryAttr();
+    auto offsets = layout ? layout.getAs<DenseI64ArrayAttr>(key) : DenseI64ArrayAttr();
+    if (offsets && offsets[result.getResultNumber()] >= 0)
+      buffer[v] = "reinterpret_cast<" +
+                  *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
+                  " *>(ws + " + std::to_string(offsets[result.getResultNumber()]) + ")";
     return buffer.lookup(v);
   };
   for (BlockArgument arg : block.getArguments())
@@ -233,8 +206,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     if (auto fill = dyn_cast<linalg::FillOp>(op); fill && fillFolded(fill))
       continue; // its readers start from the constant
     for (Value r : op.getResults())
-      if (!buffer.count(r))
-        allocate(r);
+      ptr(r);
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       std::string name = kernelName(gemm);
       int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
@@ -306,8 +278,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       std::string kernel = kernelName(consumer);
       int64_t tileM = getKernelConfig(consumer).getTileM();
       int64_t blocks = (consumer.getM() + tileM - 1) / tileM;
-      std::string done = "reinterpret_cast<unsigned *>(ws + " + std::to_string(intermediates) + ")";
-      intermediates += (blocks * 4 + 255) / 256 * 256;
+      auto counts = generic->getAttrOfType<DictionaryAttr>(kRowsDoneAttr);
+      IntegerAttr at = counts ? counts.getAs<IntegerAttr>(key) : IntegerAttr();
+      if (!at)
+        return generic.emitError("hands its rows on but has no place for their counts in the '")
+               << key << "' launcher's workspace (--coda-plan-workspace)";
+      std::string done = "reinterpret_cast<unsigned *>(ws + " + std::to_string(at.getInt()) + ")";
       std::string split = kernel + "_rows";
       bos << "  // " << name << " hands its rows to " << kernel << ", which runs beside it.\n";
       bos << "  coda::rt::RowsOverlap " << split << " = " << kernel << "_rows_overlap("

@@ -166,7 +166,7 @@ void CudaEmitter::emitTorchReturn(ArrayRef<std::string> outs) {
 void CudaEmitter::emitTorchFunctionWrapper(func::FuncOp func) {
   std::string fname = func.getSymName().str();
   SmallVector<Type> args(func.getArgumentTypes()), results(func.getResultTypes()), prepared;
-  for (Value v : preparedValues(separablePreparations(func)))
+  for (Value v : preparedValues(preparationsOf(func)))
     prepared.push_back(v.getType());
   emitTorchLauncherWrapper(fname, fname + "_run", args, results);
   if (prepared.empty())

@@ -78,6 +78,83 @@ GemmOp cuda::rowsConsumer(linalg::GenericOp generic) {
   return consumer;
 }
 
+// The weight preparation of `func` when it reads only the function's arguments (directly, or
+/// through slices and reshapes used by nothing else) and its own results, so that it can run on
+/// its own, once: those calls and views, in order; else nothing.
+SmallVector<Operation *> cuda::separablePreparations(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  DenseSet<Value> available(func.getArguments().begin(), func.getArguments().end());
+  auto isPrepCall = [&](Operation *op) {
+    auto call = dyn_cast<func::CallOp>(op);
+    auto callee = call ? dyn_cast_or_null<func::FuncOp>(
+                             SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
+                       : nullptr;
+    return callee && callee->hasAttr("coda.weight_prep");
+  };
+  for (Operation &op : func.getBody().front()) {
+    if (isPrepCall(&op)) {
+      if (!llvm::all_of(op.getOperands(), [&](Value v) { return available.contains(v); }))
+        return {};
+      ops.push_back(&op);
+      available.insert(op.getResults().begin(), op.getResults().end());
+    } else if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
+               available.contains(op.getOperand(0)) && !op.getResult(0).use_empty() &&
+               llvm::all_of(op.getResult(0).getUsers(), isPrepCall)) {
+      ops.push_back(&op);
+      available.insert(op.getResult(0));
+    }
+  }
+  if (llvm::none_of(ops, isPrepCall))
+    return {};
+  return ops;
+}
+
+// What the preparation hands to the rest of the function: its call results read elsewhere.
+SmallVector<Value> cuda::preparedValues(ArrayRef<Operation *> preparation) {
+  SmallVector<Value> prepared;
+  for (Operation *op : preparation)
+    if (isa<func::CallOp>(op))
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *user) { return !llvm::is_contained(preparation, user); }))
+          prepared.push_back(r);
+  return prepared;
+}
+
+unsigned cuda::storageBits(Type t) { return t.isIndex() ? 64 : t.getIntOrFloatBitWidth(); }
+
+int64_t cuda::numBytes(RankedTensorType t) {
+  return t.getNumElements() * std::max<int64_t>(1, storageBits(t.getElementType()) / 8);
+}
+
+// A warp reduction reads each init once, when it folds its result in: an init filled with a
+// constant is that constant, and neither the fill nor the copy into the output need to run.
+linalg::FillOp cuda::foldedFill(linalg::GenericOp generic, OpOperand &init) {
+  if (!warpReduction(generic))
+    return {};
+  return init.get().getDefiningOp<linalg::FillOp>();
+}
+
+// A fill that only the warp reductions reading it as their init use: it never runs.
+bool cuda::fillFolded(linalg::FillOp fill) {
+  return llvm::all_of(fill.result().getUses(), [](OpOperand &use) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    return generic && generic.isDpsInit(&use) && foldedFill(generic, use);
+  });
+}
+
+StringRef cuda::launcherKey(LauncherKind kind) {
+  switch (kind) {
+  case LauncherKind::Run:
+    return "run";
+  case LauncherKind::Prepare:
+    return "prepare";
+  case LauncherKind::RunPrepared:
+    return "run_prepared";
+  }
+  llvm_unreachable("unknown launcher");
+}
+
 int64_t cuda::periodOf(GemmOp op, unsigned i) {
   return cast<ShapedType>(op.getExtras()[i].getType()).getShape().back();
 }

@@ -108,7 +108,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
                  << " on the device"
                  << (func->hasAttr("coda.weight_prep") ? " (weight preparation: run once)" : "")
                  << "\");\n";
-      if (separablePreparations(func).empty())
+      if (preparationsOf(func).empty())
         continue;
       bodyStream << "  module.def(\"" << f << "_prepare\", &coda_torch_fn_" << f
                  << "_prepare, \"the weight preparation of @" << f << ": run once\");\n";

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <optional>
 
@@ -27,6 +28,22 @@ constexpr StringLiteral kHandsRowsAttr = "coda.hands_rows";
 constexpr StringLiteral kAwaitsRowsAttr = "coda.awaits_rows";
 /// On every op a function launcher runs as kernels: their names (array of strings).
 constexpr StringLiteral kKernelsAttr = "coda.kernels";
+/// On the ops of a function's separable weight preparation (unit): its `_prepare` launcher
+/// runs them once, `_run_prepared` reads what they made.
+constexpr StringLiteral kPreparesAttr = "coda.prepares";
+/// On an op: per launcher (`run`, `prepare`, `run_prepared`), the byte offset in the
+/// launcher's workspace of each result (-1: not there). On a row reduction that hands its rows
+/// on, `coda.rows_done`: where its per-block counts live. On a function,
+/// `coda.workspace_bytes`: per launcher, the bytes of its intermediates (before the scratch
+/// the kernels and callees share).
+constexpr StringLiteral kWorkspaceAttr = "coda.workspace";
+constexpr StringLiteral kRowsDoneAttr = "coda.rows_done";
+constexpr StringLiteral kWorkspaceBytesAttr = "coda.workspace_bytes";
+
+/// The launchers of a function: all of it; its weight preparation alone; the rest.
+enum class LauncherKind { Run, Prepare, RunPrepared };
+StringRef launcherKey(LauncherKind kind);
+
 /// On a coda.gemm: how its configuration was chosen (dictionary; comments in the .cu file).
 constexpr StringLiteral kTuningAttr = "coda.tuning";
 
@@ -50,6 +67,22 @@ std::optional<SmallVector<WarpCombine>> warpReduction(linalg::GenericOp generic)
 /// only as row operands (through reshapes), one row per GEMM row: the reduction can hand its
 /// rows to that GEMM a row block at a time while it runs. Null otherwise.
 GemmOp rowsConsumer(linalg::GenericOp generic);
+
+/// The weight preparation of `func` when it reads only the function's arguments (directly, or
+/// through slices and reshapes used by nothing else) and its own results, so that it can run on
+/// its own, once: those calls and views, in order; else nothing.
+SmallVector<Operation *> separablePreparations(func::FuncOp func);
+/// What the preparation hands to the rest of the function: its call results read elsewhere.
+SmallVector<Value> preparedValues(ArrayRef<Operation *> preparation);
+
+/// Bits an element of type `t` takes in memory (index: 64), and a static tensor's bytes.
+unsigned storageBits(Type t);
+int64_t numBytes(RankedTensorType t);
+/// A warp reduction reads each init once, when it folds its result in: an init filled with a
+/// constant is that constant (the fill, else null).
+linalg::FillOp foldedFill(linalg::GenericOp generic, OpOperand &init);
+/// A fill that only the warp reductions reading it as their init use: it never runs.
+bool fillFolded(linalg::FillOp fill);
 
 /// The period of tiled operand #i (its last dimension).
 int64_t periodOf(GemmOp op, unsigned i);

@@ -76,5 +76,34 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return op->emitError() << "'coda.kernels' is a non-empty array of kernel names";
     return success();
   }
+  if (name == "coda.prepares") {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'coda.prepares' is a unit attribute";
+    return success();
+  }
+  // Workspace layout: per launcher (run, prepare, run_prepared) an offset per result, the
+  // offset of a row hand-off's counts, or a function's bytes.
+  if (name == "coda.workspace" || name == "coda.rows_done" || name == "coda.workspace_bytes") {
+    auto launchers = dyn_cast<DictionaryAttr>(attr.getValue());
+    bool perResult = name == "coda.workspace";
+    bool ok = launchers && (name != "coda.workspace_bytes" || isa<FunctionOpInterface>(op));
+    for (NamedAttribute entry : launchers ? launchers.getValue() : ArrayRef<NamedAttribute>()) {
+      StringRef key = entry.getName().getValue();
+      ok &= key == "run" || key == "prepare" || key == "run_prepared";
+      if (perResult) {
+        auto offsets = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+        ok &= offsets && offsets.size() == int64_t(op->getNumResults());
+      } else {
+        auto bytes = dyn_cast<IntegerAttr>(entry.getValue());
+        ok &= bytes && bytes.getInt() >= 0;
+      }
+    }
+    if (!ok)
+      return op->emitError() << "'" << name << "' maps launchers (run, prepare, run_prepared) to "
+                             << (perResult ? "an i64 array with an offset per result"
+                                           : "a non-negative byte offset or size")
+                             << (name == "coda.workspace_bytes" ? ", on a function" : "");
+    return success();
+  }
   return op->emitError() << "unknown coda attribute '" << name << "'";
 }

@@ -25,12 +25,14 @@ void mlir::coda::buildCodaPlanCudaPipeline(OpPassManager &pm,
   configs.without = without;
   pm.addPass(createCodaPlanKernelConfigs(configs));
   pm.addNestedPass<func::FuncOp>(createCodaScheduleLaunches());
+  pm.addNestedPass<func::FuncOp>(createCodaPlanWorkspace());
 }
 
 void mlir::coda::registerCodaPlanCudaPipeline() {
   PassPipelineRegistration<CodaPlanCudaOptions>(
       "coda-plan-cuda",
       "Plan the CUDA back end's kernels: row hand-offs, kernel configurations and sinks, "
-      "kernel names and launch order (what coda-translate --coda-to-cuda prints)",
+      "kernel names and launch order, workspace layout (what coda-translate --coda-to-cuda "
+      "prints)",
       buildCodaPlanCudaPipeline);
 }

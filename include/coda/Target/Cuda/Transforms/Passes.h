@@ -35,7 +35,7 @@ struct CodaPlanCudaOptions : public PassPipelineOptions<CodaPlanCudaOptions> {
 };
 
 /// The plan of the CUDA back end, in order: row hand-offs (unless without overlap-rows),
-/// kernel configurations, launch schedule. coda-translate --coda-to-cuda runs it first.
+/// kernel configurations, launch schedule, workspace layout. coda-translate --coda-to-cuda runs it first.
 void buildCodaPlanCudaPipeline(OpPassManager &pm, const CodaPlanCudaOptions &options);
 
 /// Registers --coda-plan-cuda.

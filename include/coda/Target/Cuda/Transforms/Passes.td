@@ -72,4 +72,23 @@ def CodaScheduleLaunches : Pass<"coda-schedule-launches", "::mlir::func::FuncOp"
   }];
 }
 
+def CodaPlanWorkspace : Pass<"coda-plan-workspace", "::mlir::func::FuncOp"> {
+  let summary = "Lay out each function launcher's intermediates in its workspace";
+  let description = [{
+    A function runs on the device through a launcher that keeps its intermediates at static
+    offsets of one workspace, in launch order (run it after `--coda-schedule-launches`), each
+    rounded up to 256 bytes; arguments, prepared weights and the values returned once live in
+    the caller's buffers, and reshapes in their operand's. Where the function's weight
+    preparation reads only its arguments, its ops are marked `coda.prepares`: it gets a
+    launcher of its own (`prepare`) and the rest another (`run_prepared`), beside `run`.
+
+    Per launcher it writes on every op with results in the workspace
+    `coda.workspace = {run = array<i64: offset, ...>}` (one offset per result, -1 where the
+    result lives elsewhere), on a row reduction that hands its rows to the next launch the
+    offset of its per-block counts (`coda.rows_done`), and on the function the bytes of its
+    intermediates (`coda.workspace_bytes`), before the scratch that its kernels and callees
+    share. A function laid out already is left as it is.
+  }];
+}
+
 #endif // CODA_TARGET_CUDA_TRANSFORMS_PASSES_TD
