@@ -128,7 +128,7 @@ FailureOr<std::string> bufferElement(Type t);
 FailureOr<std::string> affineToC(AffineExpr e, ArrayRef<std::string> dims);
 std::string linearIndex(RankedTensorType type, ArrayRef<std::string> indices);
 
-// PlanGemm.cpp
+// ReadGemmPlan.cpp
 /// Whether the plan reads tiled operand #i through TMA (coda::rt::TableLoad).
 bool tableByTma(GemmOp op, unsigned i);
 /// The name of kernel #i of an op the plan named (coda.kernels).

@@ -10,11 +10,12 @@
 // value names. What the back end cannot emit gets a diagnostic at the op and no output.
 //
 // The decisions are the plan's (--coda-plan-cuda, run here on what is not planned yet): each
-// kernel's configuration and sinks, names, launch order and row hand-offs, as attributes.
-// This file prints the module (its prelude, coda_status, the helpers used); the rest is in
-// PlanGemm.cpp (a GEMM's plan as the emitter reads it), EmitGemm.cpp (GEMM kernels and launchers),
-// EmitGeneric.cpp (coda's own kernels), EmitHost.cpp (whole-function launchers),
-// EmitTorchBinding.cpp (the PyTorch binding) and EmitCommon.cpp (scalar code and types).
+// kernel's configuration and sinks, names, launch order, row hand-offs and workspace layout,
+// as attributes. This file prints the module (its prelude, coda_status, the helpers used);
+// the rest is in ReadGemmPlan.cpp (a GEMM's plan as the emitter reads it), EmitGemm.cpp (GEMM
+// kernels and launchers), EmitGeneric.cpp (coda's own kernels), EmitHost.cpp (whole-function
+// launchers), EmitTorchBinding.cpp (the PyTorch binding) and EmitCommon.cpp (scalar code and
+// types).
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,7 +4,8 @@
 // warp-specialized schedule, raster order and swizzle of the persistent tile scheduler. Stage 1 of the
 // choice is an analytic model that ranks every configuration for the kernel's problem; stage 2
 // (bench/tune.py) times the model's best few on the GPU and writes a tuning database, which
-// `coda-translate --tuning-db=FILE` reads. Without a database entry the model's best is used.
+// --coda-plan-kernel-configs reads (`tuning-db=FILE`, or coda-translate's --tuning-db). Without
+// a database entry the model's best is used.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- PlanGemm.cpp - A coda.gemm's plan, as the emitter reads it ---------===//
+//===- ReadGemmPlan.cpp - A coda.gemm's plan, as the emitter reads it -----===//
 //
 // The epilogue DAG of one kernel from its `coda.kernel` attribute (--coda-plan-kernel-configs):
 // where each result goes, which operand rides the collective's C, the value streams; and the
