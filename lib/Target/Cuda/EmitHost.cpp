@@ -126,22 +126,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       buffer[v] = std::string(kind == LauncherKind::Prepare ? "static_cast<" : "static_cast<const ") +
                   *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
                   " *>(prepared" + std::to_string(i) + ")";
-  // Values returned once and made by a kernel, a generic, a call or a slice copy go straight to
-  // the result.
   auto ret = cast<func::ReturnOp>(block.getTerminator());
-  // (Through reshapes of a value used only by them: the same bytes.)
-  for (auto [i, returned] : llvm::enumerate(ret.getOperands())) {
-    if (kind == LauncherKind::Prepare)
-      break;
-    Value v = returned;
-    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()) &&
-           v.getDefiningOp()->getOperand(0).hasOneUse())
-      v = v.getDefiningOp()->getOperand(0);
-    if (v.getDefiningOp() &&
-        isa<GemmOp, linalg::GenericOp, func::CallOp, tensor::ExtractSliceOp>(v.getDefiningOp()) &&
-        llvm::count(ret.getOperands(), returned) == 1 && !buffer.count(v))
+  for (OpOperand &returned : ret->getOpOperands()) {
+    Value v = kind == LauncherKind::Prepare ? Value() : writtenToResult(returned);
+    if (v && !buffer.count(v))
       buffer[v] = "static_cast<" + *bufferElement(cast<RankedTensorType>(v.getType()).getElementType()) +
-                  " *>(result" + std::to_string(i) + ")";
+                  " *>(result" + std::to_string(returned.getOperandNumber()) + ")";
   }
 
   std::string kernels;

@@ -143,6 +143,19 @@ bool cuda::fillFolded(linalg::FillOp fill) {
   });
 }
 
+Value cuda::writtenToResult(OpOperand &returned) {
+  Value v = returned.get();
+  while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()) &&
+         v.getDefiningOp()->getOperand(0).hasOneUse())
+    v = v.getDefiningOp()->getOperand(0);
+  Operation *ret = returned.getOwner();
+  if (v.getDefiningOp() &&
+      isa<GemmOp, linalg::GenericOp, func::CallOp, tensor::ExtractSliceOp>(v.getDefiningOp()) &&
+      llvm::count(ret->getOperands(), returned.get()) == 1)
+    return v;
+  return {};
+}
+
 StringRef cuda::launcherKey(LauncherKind kind) {
   switch (kind) {
   case LauncherKind::Run:

@@ -40,6 +40,11 @@ constexpr StringLiteral kWorkspaceAttr = "coda.workspace";
 constexpr StringLiteral kRowsDoneAttr = "coda.rows_done";
 constexpr StringLiteral kWorkspaceBytesAttr = "coda.workspace_bytes";
 
+/// The value a launcher writes straight into the caller's result buffer for `returned` (an
+/// operand of func.return): one returned once and made by a kernel, a generic, a call or a
+/// slice copy, through reshapes of a value used only by them (the same bytes); else null.
+Value writtenToResult(OpOperand &returned);
+
 /// The launchers of a function: all of it; its weight preparation alone; the rest.
 enum class LauncherKind { Run, Prepare, RunPrepared };
 StringRef launcherKey(LauncherKind kind);

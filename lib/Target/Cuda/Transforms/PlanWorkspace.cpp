@@ -53,20 +53,11 @@ static Layout layoutLauncher(func::FuncOp func, LauncherKind kind,
   if (kind != LauncherKind::Run)
     for (Value v : preparedValues(preparations))
       placed.insert(v);
-  // Values returned once and made by a kernel, a generic, a call or a slice copy are written
-  // straight into the result (through reshapes of a value used only by them).
   auto ret = cast<func::ReturnOp>(block.getTerminator());
   if (kind != LauncherKind::Prepare)
-    for (Value returned : ret.getOperands()) {
-      Value v = returned;
-      while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(v.getDefiningOp()) &&
-             v.getDefiningOp()->getOperand(0).hasOneUse())
-        v = v.getDefiningOp()->getOperand(0);
-      if (v.getDefiningOp() &&
-          isa<GemmOp, linalg::GenericOp, func::CallOp, tensor::ExtractSliceOp>(v.getDefiningOp()) &&
-          llvm::count(ret.getOperands(), returned) == 1)
+    for (OpOperand &returned : ret->getOpOperands())
+      if (Value v = writtenToResult(returned))
         placed.insert(v);
-    }
   auto runs = [&](Operation *op) {
     bool preparation = llvm::is_contained(preparations, op);
     return !(kind == LauncherKind::Prepare && !preparation) &&
