@@ -1,5 +1,6 @@
 // The structure --coda-to-cuda writes for each primitive family, on the examples of
-// examples/cuda (each also compiled by nvcc in nvcc-*.test and run on the GPU by test/gpu).
+// examples/cuda (each compiled and run on the GPU by test/gpu; their kernel kinds compiled in CI
+// by nvcc/*.test).
 
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/bias_gelu.mlir | FileCheck %s --check-prefix=SCALE
 // RUN: coda-translate --coda-to-cuda %coda_src/examples/cuda/down_residual.mlir | FileCheck %s --check-prefix=ACCUM
