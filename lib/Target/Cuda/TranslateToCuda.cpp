@@ -160,10 +160,11 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   return "unknown status";
 }
 
-static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 )cu";
   // The helpers below only where used: nvcc warns about an unused static function (a file of
   // weight preparations alone has no GEMM workspace to round up).
+  if (StringRef(body).contains("coda_aligned("))
+    os << "static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }\n";
   if (StringRef(body).contains("coda_round_up("))
     os << "static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }\n";
   if (StringRef(body).contains("coda_swizzle("))

@@ -17,6 +17,7 @@ void mlir::coda::buildCodaPlanCudaPipeline(OpPassManager &pm,
     else
       without.push_back(path);
   }
+  pm.addNestedPass<func::FuncOp>(createCodaGeneralizeOutsideKernels());
   if (overlapRows)
     pm.addNestedPass<func::FuncOp>(createCodaPlanRowHandoffs());
   CodaPlanKernelConfigsOptions configs;

@@ -5,6 +5,8 @@
 
 #include "coda/Dialect/Coda/IR/CodaDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -34,7 +36,7 @@ struct CodaPlanCudaOptions : public PassPipelineOptions<CodaPlanCudaOptions> {
                      "tma-tables, overlap-rows, whole-waves")};
 };
 
-/// The plan of the CUDA back end, in order: row hand-offs (unless without overlap-rows),
+/// The plan of the CUDA back end, in order: the ops outside kernels as generics, row hand-offs (unless without overlap-rows),
 /// kernel configurations, launch schedule, workspace layout. coda-translate --coda-to-cuda runs it first.
 void buildCodaPlanCudaPipeline(OpPassManager &pm, const CodaPlanCudaOptions &options);
 

@@ -5,6 +5,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CodaGeneralizeOutsideKernels
+    : Pass<"coda-generalize-outside-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Run the linalg ops outside coda.gemm kernels as generics and slice copies";
+  let description = [{
+    A function launcher runs `coda.gemm` kernels, `linalg.generic`s, fills and slice copies.
+    What torch-mlir writes beside the fused kernels is rewritten into those, so that the
+    function gets a launcher: a named linalg op on tensors (`linalg.transpose` of attention's
+    heads, `linalg.broadcast`, `linalg.copy`, the `linalg.batch_matmul`s of attention until
+    `coda.attention` takes them) becomes its `linalg.generic`, and a `tensor.pad` (a causal
+    LM's shifted labels) a `linalg.fill` and a `tensor.insert_slice`. `linalg.fill` stays.
+    The meaning does not change (`coda-run --against`).
+
+    ```mlir
+    %t = linalg.transpose ins(%x : tensor<2x8x4xbf16>) outs(%e : tensor<2x4x8xbf16>) permutation = [0, 2, 1]
+    // becomes
+    %t = linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d2, d1), (d0, d1, d2) -> (d0, d1, d2)], ...}
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def CodaPlanRowHandoffs : Pass<"coda-plan-row-handoffs", "::mlir::func::FuncOp"> {
   let summary = "Mark the row reductions that hand their rows to the next kernel as it runs";
   let description = [{

@@ -681,3 +681,1148 @@ extern "C" int coda_concat_weights_192x64_256x64_rows_run(const void *arg0, cons
   return CODA_OK;
 }
 
+// main_g2: linalg.fill.
+__global__ void main_g2(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 256LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g3: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g3(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 24LL) return;
+  long long i0 = point / 1LL % 24LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g4: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g4(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g5: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g5(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 24LL) return;
+  long long i0 = point / 1LL % 24LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g6: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g6(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g7: linalg.fill.
+__global__ void main_g7(__nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 256LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g8: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 24LL) return;
+  long long i0 = point / 1LL % 24LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g9: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g9(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g10: linalg.fill.
+__global__ void main_g10(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 192LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g11: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g11(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 24LL) return;
+  long long i0 = point / 1LL % 24LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g12: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g12(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g13: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g13(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g14: linalg.fill.
+__global__ void main_g14(__nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 192LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g15: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 24LL) return;
+  long long i0 = point / 1LL % 24LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g16: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g16(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g1: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__device__ __forceinline__ void main_g1_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
+  if (point >= 16LL) return;
+  long long d0 = point / 1LL % 16LL;
+  float v0 = 0.f; // this lane's part
+  float v1 = 0.f; // this lane's part
+  for (long long d1v = lane * 8LL; d1v < 64LL; d1v += 256) {
+    coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 64LL + d1v);
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      float v2 = v2v.v[e];
+      float v3 = v2;
+      float v4 = v3 * v3;
+      v0 = v0 + v3;
+      v1 = v1 + v4;
+    }
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
+    v1 = v1 + __shfl_xor_sync(0xffffffffu, v1, offset);
+  }
+  if (lane != 0) return;
+  coda::rt::store(p1, d0, 0.000000000e+00f + v0);
+  coda::rt::store(p2, d0, 0.000000000e+00f + v1);
+}
+
+// One warp per output point.
+__global__ void main_g1(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
+  main_g1_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1, p2);
+}
+
+// main_g1, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
+__global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2, unsigned *__restrict__ done, int tileM, long long early, int side) {
+  coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1, p2); });
+}
+
+// main_g17: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g17(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 384LL) return;
+  long long i0 = point / 24LL % 16LL;
+  long long i1 = point / 1LL % 24LL * 8LL;
+  coda::rt::copy8(dst + i0 * 192LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 0LL));
+}
+
+// main_g18: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g18(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long i0 = point / 32LL % 16LL;
+  long long i1 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + i0 * 256LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 192LL));
+}
+
+// main_g19: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g19(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 0LL));
+}
+
+// main_g20: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g20(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 16LL));
+}
+
+// main_g21: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g21(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 32LL));
+}
+
+// main_g22: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g22(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+}
+
+// main_g23: tensor.extract_slice.
+__global__ void main_g23(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)];
+}
+
+// main_g24: tensor.extract_slice.
+__global__ void main_g24(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)];
+}
+
+// main_g25: tensor.extract_slice.
+__global__ void main_g25(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)];
+}
+
+// main_g26: tensor.extract_slice.
+__global__ void main_g26(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)];
+}
+
+// main_g27: a linalg.generic over [16, 4, 2] outside the kernels.
+__global__ void main_g27(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 8LL % 16LL;
+  long long d1 = point / 2LL % 4LL;
+  long long d2 = point / 1LL % 2LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 8LL + d1 * 2LL + d2);
+  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
+  v0 = v2;
+  coda::rt::store(p1, d0 * 8LL + d1 * 2LL + d2, v0);
+}
+
+// main_g28: tensor.insert_slice.
+__global__ void main_g28(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)] = src[i0 * 8LL + i1 * 2LL + i2];
+}
+
+// main_g29: tensor.insert_slice.
+__global__ void main_g29(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)] = src[i0 * 8LL + i1 * 2LL + i2];
+}
+
+// main_g30: tensor.extract_slice.
+__global__ void main_g30(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)];
+}
+
+// main_g31: tensor.extract_slice.
+__global__ void main_g31(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)];
+}
+
+// main_g32: a linalg.generic over [16, 4, 2] outside the kernels.
+__global__ void main_g32(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 8LL % 16LL;
+  long long d1 = point / 2LL % 4LL;
+  long long d2 = point / 1LL % 2LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 8LL + d1 * 2LL + d2);
+  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
+  v0 = v2;
+  coda::rt::store(p1, d0 * 8LL + d1 * 2LL + d2, v0);
+}
+
+// main_g33: tensor.insert_slice.
+__global__ void main_g33(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)] = src[i0 * 8LL + i1 * 2LL + i2];
+}
+
+// main_g34: tensor.insert_slice.
+__global__ void main_g34(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL;
+  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)] = src[i0 * 8LL + i1 * 2LL + i2];
+}
+
+// main_g35: a linalg.generic over [16, 4, 4] outside the kernels.
+__global__ void main_g35(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, const __nv_bfloat16 *__restrict__ p4, const __nv_bfloat16 *__restrict__ p5, __nv_bfloat16 *__restrict__ p6, __nv_bfloat16 *__restrict__ p7) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long d0 = point / 16LL % 16LL;
+  long long d1 = point / 4LL % 4LL;
+  long long d2 = point / 1LL % 4LL;
+  float v0;
+  float v1;
+  float v2 = coda::rt::load(p0, d0 * 16LL + d1 * 4LL + d2);
+  float v3 = coda::rt::load(p1, d0 * 4LL + d2);
+  float v4 = coda::rt::load(p2, d0 * 16LL + d1 * 4LL + d2);
+  float v5 = coda::rt::load(p3, d0 * 4LL + d2);
+  float v6 = coda::rt::load(p4, d0 * 16LL + d1 * 4LL + d2);
+  float v7 = coda::rt::load(p5, d0 * 16LL + d1 * 4LL + d2);
+  float v8 = __bfloat162float(__float2bfloat16_rn(v4 * v5));
+  float v9 = __bfloat162float(__float2bfloat16_rn(v2 * v3));
+  float v10 = __bfloat162float(__float2bfloat16_rn(v9 + v8));
+  float v11 = __bfloat162float(__float2bfloat16_rn(v7 * v5));
+  float v12 = __bfloat162float(__float2bfloat16_rn(v6 * v3));
+  float v13 = __bfloat162float(__float2bfloat16_rn(v12 + v11));
+  v0 = v10;
+  v1 = v13;
+  coda::rt::store(p6, d0 * 16LL + d1 * 4LL + d2, v0);
+  coda::rt::store(p7, d0 * 16LL + d1 * 4LL + d2, v1);
+}
+
+// main_g36: tensor.extract_slice.
+__global__ void main_g36(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 768LL) return;
+  long long i0 = point / 48LL % 16LL;
+  long long i1 = point / 12LL % 4LL;
+  long long i2 = point / 1LL % 12LL;
+  dst[i0 * 48LL + i1 * 12LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)];
+}
+
+// main_g37: tensor.insert_slice.
+__global__ void main_g37(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
+}
+
+// main_g38: tensor.insert_slice.
+__global__ void main_g38(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 768LL) return;
+  long long i0 = point / 48LL % 16LL;
+  long long i1 = point / 12LL % 4LL;
+  long long i2 = point / 1LL % 12LL;
+  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)] = src[i0 * 48LL + i1 * 12LL + i2];
+}
+
+// main_g39: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g39(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+}
+
+// main_g40: tensor.extract_slice.
+__global__ void main_g40(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 768LL) return;
+  long long i0 = point / 48LL % 16LL;
+  long long i1 = point / 12LL % 4LL;
+  long long i2 = point / 1LL % 12LL;
+  dst[i0 * 48LL + i1 * 12LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)];
+}
+
+// main_g41: tensor.insert_slice.
+__global__ void main_g41(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
+}
+
+// main_g42: tensor.insert_slice.
+__global__ void main_g42(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 768LL) return;
+  long long i0 = point / 48LL % 16LL;
+  long long i1 = point / 12LL % 4LL;
+  long long i2 = point / 1LL % 12LL;
+  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)] = src[i0 * 48LL + i1 * 12LL + i2];
+}
+
+// main_g43: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g43(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 8LL % 16LL;
+  long long d1 = point / 2LL % 4LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = v1;
+    v0v.v[e] = v2;
+  }
+  coda::rt::store8(p1, d0 * 64LL + d1 * 16LL + d2v, v0v);
+}
+
+// main_g44: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g44(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 2LL % 8LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
+  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v2 = v2v.v[e];
+    float v3 = v3v.v[e];
+    float v4 = v2;
+    float v5 = v3;
+    float v6 = 5.000000000e-01f;
+    float v7 = v5 * v6;
+    v0v.v[e] = v4;
+    v1v.v[e] = v7;
+  }
+  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
+  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
+}
+
+// main_g45: a linalg.generic over [8] outside the kernels.
+__global__ void main_g45(long long *__restrict__ p0) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long d0 = point / 1LL % 8LL;
+  long long v0;
+  long long v1 = d0;
+  long long v2 = v1;
+  v0 = v2;
+  coda::rt::store(p0, d0, v0);
+}
+
+// main_g46: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g46(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 512LL % 2LL;
+  long long d1 = point / 128LL % 4LL;
+  long long d2 = point / 8LL % 16LL;
+  long long d3 = point / 1LL % 8LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 512LL + d3 * 64LL + d1 * 16LL + d2);
+  v0 = v1;
+  coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
+}
+
+// main_g47: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g47(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 1LL % 16LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = 5.000000000e-01f;
+    float v3 = v1 * v2;
+    v0v.v[e] = v3;
+  }
+  coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
+}
+
+// main_g48: linalg.fill.
+__global__ void main_g48(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g49: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g49(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p2, d0 * 64LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 16LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 16LL + d3);
+    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 8LL + d2);
+    float v3 = v1 * v2;
+    float v4 = v0 + v3;
+    v0 = v4;
+  }
+  coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g50: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g50(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+  long long v2 = coda::rt::load(p1, d2);
+  long long v3 = coda::rt::load(p2, d1);
+  long long v4 = v2 - v3;
+  long long v5 = 0;
+  bool v6 = v4 <= v5;
+  float v7 = 0.000000000e+00f;
+  float v8 = -INFf;
+  float v9 = v6 ? v7 : v8;
+  float v10 = v1 + v9;
+  v0 = v10;
+  coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g51: linalg.fill.
+__global__ void main_g51(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -INFf);
+}
+
+// main_g52: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g52(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 8LL % 8LL;
+  long long d1 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 8LL + d1);
+  for (long long d2 = 0; d2 < 8LL; ++d2) {
+    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+    float v2 = fmaxf(v1, v0);
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 8LL + d1, v0);
+}
+
+// main_g53: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g53(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 8LL % 8LL;
+  long long d1 = point / 1LL % 8LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = coda::rt::load(p1, d0 * 8LL + d1);
+    float v3 = v1 - v2;
+    float v4 = __expf(v3);
+    v0v.v[e] = v4;
+  }
+  coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
+}
+
+// main_g54: linalg.fill.
+__global__ void main_g54(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g55: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g55(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = v1 + v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
+}
+
+// main_g56: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g56(const float *__restrict__ p0, bool *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  bool v0;
+  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+  double v2 = v1;
+  double v3 = -INFf;
+  bool v4 = v2 == v3;
+  v0 = v4;
+  coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g57: linalg.fill.
+__global__ void main_g57(bool *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -1);
+}
+
+// main_g58: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g58(const bool *__restrict__ p0, bool *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  bool v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    bool v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    bool v2 = v1 & v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
+}
+
+// main_g59: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g59(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    bool v2 = coda::rt::load(p0, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    float v1 = v1v.v[e];
+    float v3 = coda::rt::load(p2, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    float v4 = v1 / v3;
+    float v5 = 0.000000000e+00f;
+    float v6 = v2 ? v5 : v4;
+    v0v.v[e] = v6;
+  }
+  coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+}
+
+// main_g60: linalg.fill.
+__global__ void main_g60(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g61: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g61(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 128LL % 8LL;
+  long long d1 = point / 16LL % 8LL;
+  long long d2 = point / 1LL % 16LL;
+  float v0 = coda::rt::load(p2, d0 * 128LL + d1 * 16LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d3);
+    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 16LL + d2);
+    float v3 = v1 * v2;
+    float v4 = v0 + v3;
+    v0 = v4;
+  }
+  coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
+}
+
+// main_g62: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g62(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 2LL % 8LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
+    v0v.v[e] = v2;
+  }
+  coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
+}
+
+// main_g63: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g63(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 2LL % 4LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 128LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
+}
+
+// Bytes of device memory main_run needs as its workspace.
+extern "C" size_t main_run_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, coda_norm_weights_192x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_concat_weights_192x64_256x64_rows_run_workspace_size());
+  scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
+  scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
+  scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
+  return 239360 + scratch;
+}
+
+// @main on the device: its ops in order on `stream`. Returns a coda_status.
+extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 239360;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 24576)) || !coda_aligned(reinterpret_cast<float *>(ws + 119296)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 122880)) || !coda_aligned(reinterpret_cast<float *>(ws + 25344)) || !coda_aligned(reinterpret_cast<float *>(ws + 124672)) || !coda_aligned(reinterpret_cast<float *>(ws + 126464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 130816)) || !coda_aligned(reinterpret_cast<float *>(ws + 131840)) || !coda_aligned(reinterpret_cast<float *>(ws + 132608)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 134400)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 136192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 137984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 141312)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155648)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 161792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 172032)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 174080)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176128)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 184320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 186368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 189952)) || !coda_aligned(reinterpret_cast<float *>(ws + 192000)) || !coda_aligned(reinterpret_cast<float *>(ws + 196096)) || !coda_aligned(reinterpret_cast<float *>(ws + 200192)) || !coda_aligned(reinterpret_cast<float *>(ws + 204544)) || !coda_aligned(reinterpret_cast<float *>(ws + 208640)) || !coda_aligned(reinterpret_cast<float *>(ws + 216832)) || !coda_aligned(reinterpret_cast<float *>(ws + 219392)) || !coda_aligned(reinterpret_cast<float *>(ws + 222976)) || !coda_aligned(reinterpret_cast<float *>(ws + 229120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 233216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 235264)))
+    return CODA_MISALIGNED;
+  // weight preparation @coda_norm_weights_192x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_192x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 24576), reinterpret_cast<float *>(ws + 25344), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 26112), reinterpret_cast<float *>(ws + 58880), reinterpret_cast<float *>(ws + 59904), scratch, stream)) return s;
+  // weight preparation @coda_concat_weights_192x64_256x64_rows.
+  if (int s = coda_concat_weights_192x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 26112), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), scratch, stream)) return s;
+  main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 119296), reinterpret_cast<float *>(ws + 121088), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g3<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 24576), reinterpret_cast<float *>(ws + 119296));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 122880), reinterpret_cast<float *>(ws + 119296), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 122880));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 124672), reinterpret_cast<float *>(ws + 121088), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 25344), reinterpret_cast<float *>(ws + 124672));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 126464), reinterpret_cast<float *>(ws + 124672), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 126464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 128256));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 128768), reinterpret_cast<__nv_bfloat16 *>(ws + 129792), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g8<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 128768));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 130816), reinterpret_cast<__nv_bfloat16 *>(ws + 128768), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 128256), reinterpret_cast<__nv_bfloat16 *>(ws + 130816));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 131840));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 132608), reinterpret_cast<float *>(ws + 121088), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 131840), reinterpret_cast<float *>(ws + 132608));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 134400), reinterpret_cast<float *>(ws + 132608), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58880), reinterpret_cast<float *>(ws + 134400));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 136192), reinterpret_cast<float *>(ws + 132608), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 59904), reinterpret_cast<float *>(ws + 136192));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 137984));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 138496), reinterpret_cast<__nv_bfloat16 *>(ws + 129792), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 137984), reinterpret_cast<__nv_bfloat16 *>(ws + 138496));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 139520), reinterpret_cast<__nv_bfloat16 *>(ws + 138496), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g16<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 139520));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // main_g1 hands its rows to main_k0, which runs beside it.
+  coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
+  if (main_k0_rows.side > 0) {
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 141056), 0, 4, stream) != cudaSuccess)
+      return CODA_LAUNCH_FAILED;
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 140544), reinterpret_cast<float *>(ws + 140800), reinterpret_cast<unsigned *>(ws + 141056), 128, main_k0_rows.early, main_k0_rows.side);
+  } else {
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 140544), reinterpret_cast<float *>(ws + 140800));
+  }
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k0.
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 122880), reinterpret_cast<float *>(ws + 126464), reinterpret_cast<__nv_bfloat16 *>(ws + 130816), reinterpret_cast<float *>(ws + 134400), reinterpret_cast<float *>(ws + 136192), reinterpret_cast<__nv_bfloat16 *>(ws + 139520), reinterpret_cast<float *>(ws + 140544), reinterpret_cast<float *>(ws + 140800), reinterpret_cast<__nv_bfloat16 *>(ws + 141312), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 141056) : nullptr, main_k0_rows.sms)) return s;
+  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 141312), reinterpret_cast<__nv_bfloat16 *>(ws + 155648));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 141312), reinterpret_cast<__nv_bfloat16 *>(ws + 161792));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), reinterpret_cast<__nv_bfloat16 *>(ws + 169984));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), reinterpret_cast<__nv_bfloat16 *>(ws + 172032));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), reinterpret_cast<__nv_bfloat16 *>(ws + 174080));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 174080), reinterpret_cast<__nv_bfloat16 *>(ws + 176128));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 169984), reinterpret_cast<__nv_bfloat16 *>(ws + 178176));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 172032), reinterpret_cast<__nv_bfloat16 *>(ws + 178688));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178176), reinterpret_cast<__nv_bfloat16 *>(ws + 179200));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178176), reinterpret_cast<__nv_bfloat16 *>(ws + 179456));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 179456), reinterpret_cast<__nv_bfloat16 *>(ws + 179712));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 179712), reinterpret_cast<__nv_bfloat16 *>(ws + 179968));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 179200), reinterpret_cast<__nv_bfloat16 *>(ws + 179968));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178688), reinterpret_cast<__nv_bfloat16 *>(ws + 180480));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178688), reinterpret_cast<__nv_bfloat16 *>(ws + 180736));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 180736), reinterpret_cast<__nv_bfloat16 *>(ws + 180992));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 180992), reinterpret_cast<__nv_bfloat16 *>(ws + 181248));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 180480), reinterpret_cast<__nv_bfloat16 *>(ws + 181248));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178176), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 179968), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 178688), reinterpret_cast<__nv_bfloat16 *>(ws + 181248), reinterpret_cast<__nv_bfloat16 *>(ws + 181760), reinterpret_cast<__nv_bfloat16 *>(ws + 182272));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g36<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 169984), reinterpret_cast<__nv_bfloat16 *>(ws + 182784));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 181760), reinterpret_cast<__nv_bfloat16 *>(ws + 184320));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g38<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 182784), reinterpret_cast<__nv_bfloat16 *>(ws + 184320));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 184320), reinterpret_cast<__nv_bfloat16 *>(ws + 186368));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g40<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 172032), reinterpret_cast<__nv_bfloat16 *>(ws + 188416));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 182272), reinterpret_cast<__nv_bfloat16 *>(ws + 189952));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g42<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 188416), reinterpret_cast<__nv_bfloat16 *>(ws + 189952));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 189952), reinterpret_cast<float *>(ws + 192000));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 176128), reinterpret_cast<__nv_bfloat16 *>(ws + 186368), reinterpret_cast<float *>(ws + 196096), reinterpret_cast<float *>(ws + 200192));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 204288));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 192000), reinterpret_cast<float *>(ws + 204544));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 204544), reinterpret_cast<float *>(ws + 208640));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 212736));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 214784), reinterpret_cast<float *>(ws + 212736), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 200192), reinterpret_cast<float *>(ws + 208640), reinterpret_cast<float *>(ws + 214784));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g50<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 214784), reinterpret_cast<long long *>(ws + 204288), reinterpret_cast<long long *>(ws + 204288), reinterpret_cast<float *>(ws + 216832));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 218880));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 219136), reinterpret_cast<float *>(ws + 218880), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 216832), reinterpret_cast<float *>(ws + 219136));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 216832), reinterpret_cast<float *>(ws + 219136), reinterpret_cast<float *>(ws + 219392));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 221440));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 221696), reinterpret_cast<float *>(ws + 221440), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 219392), reinterpret_cast<float *>(ws + 221696));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 216832), reinterpret_cast<bool *>(ws + 221952));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 222464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 222720), reinterpret_cast<bool *>(ws + 222464), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 221952), reinterpret_cast<bool *>(ws + 222720));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 222720), reinterpret_cast<float *>(ws + 219392), reinterpret_cast<float *>(ws + 221696), reinterpret_cast<float *>(ws + 222976));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g60<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 225024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 229120), reinterpret_cast<float *>(ws + 225024), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g61<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 222976), reinterpret_cast<float *>(ws + 196096), reinterpret_cast<float *>(ws + 229120));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 229120), reinterpret_cast<__nv_bfloat16 *>(ws + 233216));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 233216), reinterpret_cast<__nv_bfloat16 *>(ws + 235264));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k1.
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 235264), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 237312), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  // coda.gemm main_k2.
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 161792), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 237312), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_prepare needs as its workspace.
+extern "C" size_t main_prepare_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, coda_norm_weights_192x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_concat_weights_192x64_256x64_rows_run_workspace_size());
+  return 57344 + scratch;
+}
+
+// @main on the device: only its weight preparation (run once, at load time), into `prepared`. Returns a coda_status.
+extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *prepared0, void *prepared1, void *prepared2, void *prepared3, void *prepared4, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 57344;
+  // weight preparation @coda_norm_weights_192x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_192x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), static_cast<float *>(prepared0), static_cast<float *>(prepared1), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<float *>(prepared2), static_cast<float *>(prepared3), scratch, stream)) return s;
+  // weight preparation @coda_concat_weights_192x64_256x64_rows.
+  if (int s = coda_concat_weights_192x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<__nv_bfloat16 *>(prepared4), scratch, stream)) return s;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_run_prepared needs as its workspace.
+extern "C" size_t main_run_prepared_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
+  scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
+  scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
+  return 121088 + scratch;
+}
+
+// @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
+extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 121088;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1024)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4608)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 6400)) || !coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12544)) || !coda_aligned(reinterpret_cast<float *>(ws + 13568)) || !coda_aligned(reinterpret_cast<float *>(ws + 14336)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 16128)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 17920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 43520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53760)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 71680)) || !coda_aligned(reinterpret_cast<float *>(ws + 73728)) || !coda_aligned(reinterpret_cast<float *>(ws + 77824)) || !coda_aligned(reinterpret_cast<float *>(ws + 81920)) || !coda_aligned(reinterpret_cast<float *>(ws + 86272)) || !coda_aligned(reinterpret_cast<float *>(ws + 90368)) || !coda_aligned(reinterpret_cast<float *>(ws + 98560)) || !coda_aligned(reinterpret_cast<float *>(ws + 101120)) || !coda_aligned(reinterpret_cast<float *>(ws + 104704)) || !coda_aligned(reinterpret_cast<float *>(ws + 110848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 114944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 116992)))
+    return CODA_MISALIGNED;
+  main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 1024), reinterpret_cast<float *>(ws + 2816), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g3<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared0), reinterpret_cast<float *>(ws + 1024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 4608), reinterpret_cast<float *>(ws + 1024), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 4608));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 6400), reinterpret_cast<float *>(ws + 2816), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g5<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared1), reinterpret_cast<float *>(ws + 6400));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 6400), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 8192));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9984));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 10496), reinterpret_cast<__nv_bfloat16 *>(ws + 11520), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g8<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 10496));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 12544), reinterpret_cast<__nv_bfloat16 *>(ws + 10496), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9984), reinterpret_cast<__nv_bfloat16 *>(ws + 12544));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13568));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 14336), reinterpret_cast<float *>(ws + 2816), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13568), reinterpret_cast<float *>(ws + 14336));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 14336), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g12<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared2), reinterpret_cast<float *>(ws + 16128));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 17920), reinterpret_cast<float *>(ws + 14336), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g13<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared3), reinterpret_cast<float *>(ws + 17920));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 19712));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 20224), reinterpret_cast<__nv_bfloat16 *>(ws + 11520), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 19712), reinterpret_cast<__nv_bfloat16 *>(ws + 20224));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 21248), reinterpret_cast<__nv_bfloat16 *>(ws + 20224), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g16<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 21248));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // main_g1 hands its rows to main_k0, which runs beside it.
+  coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
+  if (main_k0_rows.side > 0) {
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 22784), 0, 4, stream) != cudaSuccess)
+      return CODA_LAUNCH_FAILED;
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22528), reinterpret_cast<unsigned *>(ws + 22784), 128, main_k0_rows.early, main_k0_rows.side);
+  } else {
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22528));
+  }
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k0.
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared4), reinterpret_cast<float *>(ws + 4608), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12544), reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 17920), reinterpret_cast<__nv_bfloat16 *>(ws + 21248), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22528), reinterpret_cast<__nv_bfloat16 *>(ws + 23040), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 22784) : nullptr, main_k0_rows.sms)) return s;
+  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23040), reinterpret_cast<__nv_bfloat16 *>(ws + 37376));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23040), reinterpret_cast<__nv_bfloat16 *>(ws + 43520));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 37376), reinterpret_cast<__nv_bfloat16 *>(ws + 51712));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 37376), reinterpret_cast<__nv_bfloat16 *>(ws + 53760));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 37376), reinterpret_cast<__nv_bfloat16 *>(ws + 55808));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 51712), reinterpret_cast<__nv_bfloat16 *>(ws + 59904));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 53760), reinterpret_cast<__nv_bfloat16 *>(ws + 60416));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), reinterpret_cast<__nv_bfloat16 *>(ws + 60928));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), reinterpret_cast<__nv_bfloat16 *>(ws + 61184));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 61696));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 61696));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 62208));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 62464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62464), reinterpret_cast<__nv_bfloat16 *>(ws + 62720));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62720), reinterpret_cast<__nv_bfloat16 *>(ws + 62976));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62208), reinterpret_cast<__nv_bfloat16 *>(ws + 62976));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 61696), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 62976), reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 64000));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g36<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 51712), reinterpret_cast<__nv_bfloat16 *>(ws + 64512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 66048));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g38<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<__nv_bfloat16 *>(ws + 66048));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g40<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 53760), reinterpret_cast<__nv_bfloat16 *>(ws + 70144));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 71680));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g42<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 70144), reinterpret_cast<__nv_bfloat16 *>(ws + 71680));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 71680), reinterpret_cast<float *>(ws + 73728));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<float *>(ws + 77824), reinterpret_cast<float *>(ws + 81920));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 86016));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 73728), reinterpret_cast<float *>(ws + 86272));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 86272), reinterpret_cast<float *>(ws + 90368));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 94464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 96512), reinterpret_cast<float *>(ws + 94464), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 81920), reinterpret_cast<float *>(ws + 90368), reinterpret_cast<float *>(ws + 96512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g50<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 96512), reinterpret_cast<long long *>(ws + 86016), reinterpret_cast<long long *>(ws + 86016), reinterpret_cast<float *>(ws + 98560));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 100608));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 100864), reinterpret_cast<float *>(ws + 100608), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98560), reinterpret_cast<float *>(ws + 100864));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98560), reinterpret_cast<float *>(ws + 100864), reinterpret_cast<float *>(ws + 101120));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 103168));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 103424), reinterpret_cast<float *>(ws + 103168), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101120), reinterpret_cast<float *>(ws + 103424));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98560), reinterpret_cast<bool *>(ws + 103680));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 104192));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 104448), reinterpret_cast<bool *>(ws + 104192), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 103680), reinterpret_cast<bool *>(ws + 104448));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 104448), reinterpret_cast<float *>(ws + 101120), reinterpret_cast<float *>(ws + 103424), reinterpret_cast<float *>(ws + 104704));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g60<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 106752));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 110848), reinterpret_cast<float *>(ws + 106752), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g61<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<float *>(ws + 77824), reinterpret_cast<float *>(ws + 110848));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 110848), reinterpret_cast<__nv_bfloat16 *>(ws + 114944));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 114944), reinterpret_cast<__nv_bfloat16 *>(ws + 116992));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k1.
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 116992), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 119040), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  // coda.gemm main_k2.
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 43520), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 119040), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  return CODA_OK;
+}
+

@@ -739,3 +739,1503 @@ extern "C" int coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(const void 
   return CODA_OK;
 }
 
+// main_g2: linalg.fill.
+__global__ void main_g2(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g3: linalg.fill.
+__global__ void main_g3(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 256LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g4: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g4(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g5: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g5(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g6: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g6(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g7: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g7(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g8: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g8(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g9: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g9(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g10: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g10(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g11: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g11(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g12: linalg.fill.
+__global__ void main_g12(__nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g13: linalg.fill.
+__global__ void main_g13(__nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 256LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g14: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g14(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g15: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g16: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g16(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g17: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g17(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g18: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g18(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g19: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g19(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g20: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g20(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g21: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g21(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g22: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g22(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g23: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g23(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g24: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g24(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g25: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g25(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g26: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g26(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g27: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g27(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g28: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g28(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g29: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g29(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g30: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g30(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g31: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g31(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g32: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g32(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g33: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g33(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g34: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g34(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g35: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g35(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g36: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g36(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g37: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g37(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g38: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g38(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g39: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g39(const float *__restrict__ src, float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g40: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g40(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 128LL), src + i0);
+}
+
+// main_g41: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g41(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long i0 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 192LL), src + i0);
+}
+
+// main_g1: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__device__ __forceinline__ void main_g1_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
+  if (point >= 16LL) return;
+  long long d0 = point / 1LL % 16LL;
+  float v0 = 0.f; // this lane's part
+  float v1 = 0.f; // this lane's part
+  for (long long d1v = lane * 8LL; d1v < 64LL; d1v += 256) {
+    coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 64LL + d1v);
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      float v2 = v2v.v[e];
+      float v3 = v2;
+      float v4 = v3 * v3;
+      v0 = v0 + v3;
+      v1 = v1 + v4;
+    }
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
+    v1 = v1 + __shfl_xor_sync(0xffffffffu, v1, offset);
+  }
+  if (lane != 0) return;
+  coda::rt::store(p1, d0, 0.000000000e+00f + v0);
+  coda::rt::store(p2, d0, 0.000000000e+00f + v1);
+}
+
+// One warp per output point.
+__global__ void main_g1(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
+  main_g1_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1, p2);
+}
+
+// main_g1, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
+__global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2, unsigned *__restrict__ done, int tileM, long long early, int side) {
+  coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1, p2); });
+}
+
+// main_g42: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g42(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 0LL));
+}
+
+// main_g43: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g43(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 64LL));
+}
+
+// main_g44: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g44(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 128LL));
+}
+
+// main_g45: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g45(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long i0 = point / 32LL % 16LL;
+  long long i1 = point / 1LL % 32LL * 8LL;
+  coda::rt::copy8(dst + i0 * 256LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 192LL));
+}
+
+// main_g46: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g46(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+}
+
+// main_g47: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g47(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
+}
+
+// main_g48: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g48(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
+}
+
+// main_g49: tensor.extract_slice.
+__global__ void main_g49(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)];
+}
+
+// main_g50: tensor.extract_slice.
+__global__ void main_g50(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)];
+}
+
+// main_g51: a linalg.generic over [16, 4, 4] outside the kernels.
+__global__ void main_g51(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long d0 = point / 16LL % 16LL;
+  long long d1 = point / 4LL % 4LL;
+  long long d2 = point / 1LL % 4LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 16LL + d1 * 4LL + d2);
+  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
+  v0 = v2;
+  coda::rt::store(p1, d0 * 16LL + d1 * 4LL + d2, v0);
+}
+
+// main_g52: tensor.insert_slice.
+__global__ void main_g52(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
+}
+
+// main_g53: tensor.insert_slice.
+__global__ void main_g53(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)] = src[i0 * 16LL + i1 * 4LL + i2];
+}
+
+// main_g54: tensor.extract_slice.
+__global__ void main_g54(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)];
+}
+
+// main_g55: tensor.extract_slice.
+__global__ void main_g55(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)];
+}
+
+// main_g56: a linalg.generic over [16, 4, 4] outside the kernels.
+__global__ void main_g56(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long d0 = point / 16LL % 16LL;
+  long long d1 = point / 4LL % 4LL;
+  long long d2 = point / 1LL % 4LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 16LL + d1 * 4LL + d2);
+  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
+  v0 = v2;
+  coda::rt::store(p1, d0 * 16LL + d1 * 4LL + d2, v0);
+}
+
+// main_g57: tensor.insert_slice.
+__global__ void main_g57(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
+}
+
+// main_g58: tensor.insert_slice.
+__global__ void main_g58(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 256LL) return;
+  long long i0 = point / 16LL % 16LL;
+  long long i1 = point / 4LL % 4LL;
+  long long i2 = point / 1LL % 4LL;
+  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)] = src[i0 * 16LL + i1 * 4LL + i2];
+}
+
+// main_g59: a linalg.generic over [16, 4, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g59(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, const __nv_bfloat16 *__restrict__ p4, const __nv_bfloat16 *__restrict__ p5, __nv_bfloat16 *__restrict__ p6, __nv_bfloat16 *__restrict__ p7) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 4LL % 16LL;
+  long long d1 = point / 1LL % 4LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 32LL + d1 * 8LL + d2v);
+  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 8LL + d2v);
+  coda::rt::Vec8 v4v = coda::rt::load8(p2, d0 * 32LL + d1 * 8LL + d2v);
+  coda::rt::Vec8 v5v = coda::rt::load8(p3, d0 * 8LL + d2v);
+  coda::rt::Vec8 v6v = coda::rt::load8(p4, d0 * 32LL + d1 * 8LL + d2v);
+  coda::rt::Vec8 v7v = coda::rt::load8(p5, d0 * 32LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v2 = v2v.v[e];
+    float v3 = v3v.v[e];
+    float v4 = v4v.v[e];
+    float v5 = v5v.v[e];
+    float v6 = v6v.v[e];
+    float v7 = v7v.v[e];
+    float v8 = __bfloat162float(__float2bfloat16_rn(v4 * v5));
+    float v9 = __bfloat162float(__float2bfloat16_rn(v2 * v3));
+    float v10 = __bfloat162float(__float2bfloat16_rn(v9 + v8));
+    float v11 = __bfloat162float(__float2bfloat16_rn(v7 * v5));
+    float v12 = __bfloat162float(__float2bfloat16_rn(v6 * v3));
+    float v13 = __bfloat162float(__float2bfloat16_rn(v12 + v11));
+    v0v.v[e] = v10;
+    v1v.v[e] = v13;
+  }
+  coda::rt::store8(p6, d0 * 32LL + d1 * 8LL + d2v, v0v);
+  coda::rt::store8(p7, d0 * 32LL + d1 * 8LL + d2v, v1v);
+}
+
+// main_g60: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g60(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
+}
+
+// main_g61: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g61(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
+}
+
+// main_g62: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g62(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
+}
+
+// main_g63: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g63(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+}
+
+// main_g64: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g64(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
+}
+
+// main_g65: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g65(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
+}
+
+// main_g66: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g66(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
+}
+
+// main_g67: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g67(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 8LL % 16LL;
+  long long d1 = point / 2LL % 4LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = v1;
+    v0v.v[e] = v2;
+  }
+  coda::rt::store8(p1, d0 * 64LL + d1 * 16LL + d2v, v0v);
+}
+
+// main_g68: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g68(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 2LL % 8LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
+  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v2 = v2v.v[e];
+    float v3 = v3v.v[e];
+    float v4 = v2;
+    float v5 = v3;
+    float v6 = 5.000000000e-01f;
+    float v7 = v5 * v6;
+    v0v.v[e] = v4;
+    v1v.v[e] = v7;
+  }
+  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
+  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
+}
+
+// main_g69: a linalg.generic over [8] outside the kernels.
+__global__ void main_g69(long long *__restrict__ p0) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long d0 = point / 1LL % 8LL;
+  long long v0;
+  long long v1 = d0;
+  long long v2 = v1;
+  v0 = v2;
+  coda::rt::store(p0, d0, v0);
+}
+
+// main_g70: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g70(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 512LL % 2LL;
+  long long d1 = point / 128LL % 4LL;
+  long long d2 = point / 8LL % 16LL;
+  long long d3 = point / 1LL % 8LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 512LL + d3 * 64LL + d1 * 16LL + d2);
+  v0 = v1;
+  coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
+}
+
+// main_g71: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g71(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 1LL % 16LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = 5.000000000e-01f;
+    float v3 = v1 * v2;
+    v0v.v[e] = v3;
+  }
+  coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
+}
+
+// main_g72: linalg.fill.
+__global__ void main_g72(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g73: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g73(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p2, d0 * 64LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 16LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 16LL + d3);
+    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 8LL + d2);
+    float v3 = v1 * v2;
+    float v4 = v0 + v3;
+    v0 = v4;
+  }
+  coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g74: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g74(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+  long long v2 = coda::rt::load(p1, d2);
+  long long v3 = coda::rt::load(p2, d1);
+  long long v4 = v2 - v3;
+  long long v5 = 0;
+  bool v6 = v4 <= v5;
+  float v7 = 0.000000000e+00f;
+  float v8 = -INFf;
+  float v9 = v6 ? v7 : v8;
+  float v10 = v1 + v9;
+  v0 = v10;
+  coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g75: linalg.fill.
+__global__ void main_g75(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -INFf);
+}
+
+// main_g76: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g76(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 8LL % 8LL;
+  long long d1 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 8LL + d1);
+  for (long long d2 = 0; d2 < 8LL; ++d2) {
+    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+    float v2 = fmaxf(v1, v0);
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 8LL + d1, v0);
+}
+
+// main_g77: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g77(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 8LL % 8LL;
+  long long d1 = point / 1LL % 8LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = coda::rt::load(p1, d0 * 8LL + d1);
+    float v3 = v1 - v2;
+    float v4 = __expf(v3);
+    v0v.v[e] = v4;
+  }
+  coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
+}
+
+// main_g78: linalg.fill.
+__global__ void main_g78(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g79: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g79(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = v1 + v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
+}
+
+// main_g80: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g80(const float *__restrict__ p0, bool *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  bool v0;
+  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+  double v2 = v1;
+  double v3 = -INFf;
+  bool v4 = v2 == v3;
+  v0 = v4;
+  coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g81: linalg.fill.
+__global__ void main_g81(bool *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -1);
+}
+
+// main_g82: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g82(const bool *__restrict__ p0, bool *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  bool v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    bool v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    bool v2 = v1 & v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
+}
+
+// main_g83: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g83(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    bool v2 = coda::rt::load(p0, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    float v1 = v1v.v[e];
+    float v3 = coda::rt::load(p2, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    float v4 = v1 / v3;
+    float v5 = 0.000000000e+00f;
+    float v6 = v2 ? v5 : v4;
+    v0v.v[e] = v6;
+  }
+  coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+}
+
+// main_g84: linalg.fill.
+__global__ void main_g84(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g85: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g85(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 128LL % 8LL;
+  long long d1 = point / 16LL % 8LL;
+  long long d2 = point / 1LL % 16LL;
+  float v0 = coda::rt::load(p2, d0 * 128LL + d1 * 16LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d3);
+    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 16LL + d2);
+    float v3 = v1 * v2;
+    float v4 = v0 + v3;
+    v0 = v4;
+  }
+  coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
+}
+
+// main_g86: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g86(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 2LL % 8LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
+    v0v.v[e] = v2;
+  }
+  coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
+}
+
+// main_g87: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g87(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 2LL % 4LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 128LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
+}
+
+// Bytes of device memory main_run needs as its workspace.
+extern "C" size_t main_run_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_concat_weights_64x64_64x64_64x64_256x64_rows_run_workspace_size());
+  scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
+  scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
+  scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
+  return 273920 + scratch;
+}
+
+// @main on the device: its ops in order on `stream`. Returns a coda_status.
+extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 273920;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 119552)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 123136)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 118528)) || !coda_aligned(reinterpret_cast<float *>(ws + 126720)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 128512)) || !coda_aligned(reinterpret_cast<float *>(ws + 130304)) || !coda_aligned(reinterpret_cast<float *>(ws + 132096)) || !coda_aligned(reinterpret_cast<float *>(ws + 133888)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 136448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 140544)) || !coda_aligned(reinterpret_cast<float *>(ws + 141568)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 145152)) || !coda_aligned(reinterpret_cast<float *>(ws + 146944)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 148736)) || !coda_aligned(reinterpret_cast<float *>(ws + 150528)) || !coda_aligned(reinterpret_cast<float *>(ws + 152320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 154112)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155136)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 156160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 157184)) || !coda_aligned(reinterpret_cast<float *>(ws + 158208)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 160000)) || !coda_aligned(reinterpret_cast<float *>(ws + 161792)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 163584)) || !coda_aligned(reinterpret_cast<float *>(ws + 165376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 167168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 168192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169216)) || !coda_aligned(reinterpret_cast<float *>(ws + 170240)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 172032)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 173824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 175616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176640)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 178432)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 192768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 194816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 196864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 198912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 207104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 209152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 210176)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 212736)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 215296)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 216320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 217344)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 218368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 219392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 221440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 223488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 224512)) || !coda_aligned(reinterpret_cast<float *>(ws + 226560)) || !coda_aligned(reinterpret_cast<float *>(ws + 230656)) || !coda_aligned(reinterpret_cast<float *>(ws + 234752)) || !coda_aligned(reinterpret_cast<float *>(ws + 239104)) || !coda_aligned(reinterpret_cast<float *>(ws + 243200)) || !coda_aligned(reinterpret_cast<float *>(ws + 251392)) || !coda_aligned(reinterpret_cast<float *>(ws + 253952)) || !coda_aligned(reinterpret_cast<float *>(ws + 257536)) || !coda_aligned(reinterpret_cast<float *>(ws + 263680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 267776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 269824)))
+    return CODA_MISALIGNED;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 8448), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<float *>(ws + 16896), reinterpret_cast<float *>(ws + 17152), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<float *>(ws + 25600), reinterpret_cast<float *>(ws + 25856), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 26112), reinterpret_cast<float *>(ws + 58880), reinterpret_cast<float *>(ws + 59904), scratch, stream)) return s;
+  // weight preparation @coda_concat_weights_64x64_64x64_64x64_256x64_rows.
+  if (int s = coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 26112), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), scratch, stream)) return s;
+  main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g3<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118528));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 119552), reinterpret_cast<float *>(ws + 121344), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 119552));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 123136), reinterpret_cast<float *>(ws + 119552), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 123136));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 124928), reinterpret_cast<float *>(ws + 123136), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 124928));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 126720), reinterpret_cast<float *>(ws + 124928), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118528), reinterpret_cast<float *>(ws + 126720));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 128512), reinterpret_cast<float *>(ws + 121344), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 8448), reinterpret_cast<float *>(ws + 128512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 130304), reinterpret_cast<float *>(ws + 128512), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 130304));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 132096), reinterpret_cast<float *>(ws + 130304), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 132096));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 133888), reinterpret_cast<float *>(ws + 132096), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118528), reinterpret_cast<float *>(ws + 133888));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135680));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135936));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 136448), reinterpret_cast<__nv_bfloat16 *>(ws + 137472), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g14<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 136448));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 138496), reinterpret_cast<__nv_bfloat16 *>(ws + 136448), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135680), reinterpret_cast<__nv_bfloat16 *>(ws + 138496));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 139520), reinterpret_cast<__nv_bfloat16 *>(ws + 138496), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135680), reinterpret_cast<__nv_bfloat16 *>(ws + 139520));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 140544), reinterpret_cast<__nv_bfloat16 *>(ws + 139520), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135936), reinterpret_cast<__nv_bfloat16 *>(ws + 140544));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 141568), reinterpret_cast<float *>(ws + 121344), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 141568));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 143360), reinterpret_cast<float *>(ws + 141568), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 16896), reinterpret_cast<float *>(ws + 143360));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 145152), reinterpret_cast<float *>(ws + 143360), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 145152));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 146944), reinterpret_cast<float *>(ws + 145152), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118528), reinterpret_cast<float *>(ws + 146944));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 148736), reinterpret_cast<float *>(ws + 141568), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 17152), reinterpret_cast<float *>(ws + 148736));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 150528), reinterpret_cast<float *>(ws + 148736), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 150528));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 152320), reinterpret_cast<float *>(ws + 150528), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118528), reinterpret_cast<float *>(ws + 152320));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 154112), reinterpret_cast<__nv_bfloat16 *>(ws + 137472), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135680), reinterpret_cast<__nv_bfloat16 *>(ws + 154112));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 155136), reinterpret_cast<__nv_bfloat16 *>(ws + 154112), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g26<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 155136));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 156160), reinterpret_cast<__nv_bfloat16 *>(ws + 155136), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135680), reinterpret_cast<__nv_bfloat16 *>(ws + 156160));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 157184), reinterpret_cast<__nv_bfloat16 *>(ws + 156160), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135936), reinterpret_cast<__nv_bfloat16 *>(ws + 157184));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 158208), reinterpret_cast<float *>(ws + 141568), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 158208));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 160000), reinterpret_cast<float *>(ws + 158208), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 25600), reinterpret_cast<float *>(ws + 160000));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 161792), reinterpret_cast<float *>(ws + 160000), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118528), reinterpret_cast<float *>(ws + 161792));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 163584), reinterpret_cast<float *>(ws + 158208), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 25856), reinterpret_cast<float *>(ws + 163584));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 165376), reinterpret_cast<float *>(ws + 163584), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118528), reinterpret_cast<float *>(ws + 165376));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 167168), reinterpret_cast<__nv_bfloat16 *>(ws + 154112), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135680), reinterpret_cast<__nv_bfloat16 *>(ws + 167168));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 168192), reinterpret_cast<__nv_bfloat16 *>(ws + 167168), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g35<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 168192));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 169216), reinterpret_cast<__nv_bfloat16 *>(ws + 168192), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135936), reinterpret_cast<__nv_bfloat16 *>(ws + 169216));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 170240), reinterpret_cast<float *>(ws + 158208), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 118272), reinterpret_cast<float *>(ws + 170240));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 172032), reinterpret_cast<float *>(ws + 170240), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58880), reinterpret_cast<float *>(ws + 172032));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 173824), reinterpret_cast<float *>(ws + 170240), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 59904), reinterpret_cast<float *>(ws + 173824));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 175616), reinterpret_cast<__nv_bfloat16 *>(ws + 167168), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 135680), reinterpret_cast<__nv_bfloat16 *>(ws + 175616));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 176640), reinterpret_cast<__nv_bfloat16 *>(ws + 175616), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g41<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 176640));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // main_g1 hands its rows to main_k0, which runs beside it.
+  coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
+  if (main_k0_rows.side > 0) {
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 178176), 0, 4, stream) != cudaSuccess)
+      return CODA_LAUNCH_FAILED;
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<float *>(ws + 177920), reinterpret_cast<unsigned *>(ws + 178176), 128, main_k0_rows.early, main_k0_rows.side);
+  } else {
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<float *>(ws + 177920));
+  }
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k0.
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 126720), reinterpret_cast<float *>(ws + 133888), reinterpret_cast<__nv_bfloat16 *>(ws + 140544), reinterpret_cast<float *>(ws + 146944), reinterpret_cast<float *>(ws + 152320), reinterpret_cast<__nv_bfloat16 *>(ws + 157184), reinterpret_cast<float *>(ws + 161792), reinterpret_cast<float *>(ws + 165376), reinterpret_cast<__nv_bfloat16 *>(ws + 169216), reinterpret_cast<float *>(ws + 172032), reinterpret_cast<float *>(ws + 173824), reinterpret_cast<__nv_bfloat16 *>(ws + 176640), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<float *>(ws + 177920), reinterpret_cast<__nv_bfloat16 *>(ws + 178432), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 178176) : nullptr, main_k0_rows.sms)) return s;
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 192768));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 194816));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 196864));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 198912));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 196864), reinterpret_cast<__nv_bfloat16 *>(ws + 207104));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 192768), reinterpret_cast<__nv_bfloat16 *>(ws + 209152));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 194816), reinterpret_cast<__nv_bfloat16 *>(ws + 210176));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 209152), reinterpret_cast<__nv_bfloat16 *>(ws + 211200));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 209152), reinterpret_cast<__nv_bfloat16 *>(ws + 211712));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 211712), reinterpret_cast<__nv_bfloat16 *>(ws + 212224));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 212224), reinterpret_cast<__nv_bfloat16 *>(ws + 212736));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 211200), reinterpret_cast<__nv_bfloat16 *>(ws + 212736));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 210176), reinterpret_cast<__nv_bfloat16 *>(ws + 213760));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 210176), reinterpret_cast<__nv_bfloat16 *>(ws + 214272));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g56<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 214272), reinterpret_cast<__nv_bfloat16 *>(ws + 214784));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 214784), reinterpret_cast<__nv_bfloat16 *>(ws + 215296));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 213760), reinterpret_cast<__nv_bfloat16 *>(ws + 215296));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 209152), static_cast<const __nv_bfloat16 *>(arg15), reinterpret_cast<__nv_bfloat16 *>(ws + 212736), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 210176), reinterpret_cast<__nv_bfloat16 *>(ws + 215296), reinterpret_cast<__nv_bfloat16 *>(ws + 216320), reinterpret_cast<__nv_bfloat16 *>(ws + 217344));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 192768), reinterpret_cast<__nv_bfloat16 *>(ws + 218368));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 216320), reinterpret_cast<__nv_bfloat16 *>(ws + 219392));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 218368), reinterpret_cast<__nv_bfloat16 *>(ws + 219392));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 219392), reinterpret_cast<__nv_bfloat16 *>(ws + 221440));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 194816), reinterpret_cast<__nv_bfloat16 *>(ws + 223488));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 217344), reinterpret_cast<__nv_bfloat16 *>(ws + 224512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 223488), reinterpret_cast<__nv_bfloat16 *>(ws + 224512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g67<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 224512), reinterpret_cast<float *>(ws + 226560));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g68<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 207104), reinterpret_cast<__nv_bfloat16 *>(ws + 221440), reinterpret_cast<float *>(ws + 230656), reinterpret_cast<float *>(ws + 234752));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 238848));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g70<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 226560), reinterpret_cast<float *>(ws + 239104));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g71<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 239104), reinterpret_cast<float *>(ws + 243200));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g72<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 247296));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 249344), reinterpret_cast<float *>(ws + 247296), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g73<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 234752), reinterpret_cast<float *>(ws + 243200), reinterpret_cast<float *>(ws + 249344));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g74<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 249344), reinterpret_cast<long long *>(ws + 238848), reinterpret_cast<long long *>(ws + 238848), reinterpret_cast<float *>(ws + 251392));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g75<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 253440));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 253696), reinterpret_cast<float *>(ws + 253440), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g76<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 251392), reinterpret_cast<float *>(ws + 253696));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g77<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 251392), reinterpret_cast<float *>(ws + 253696), reinterpret_cast<float *>(ws + 253952));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g78<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256000));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 256256), reinterpret_cast<float *>(ws + 256000), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g79<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 253952), reinterpret_cast<float *>(ws + 256256));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g80<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 251392), reinterpret_cast<bool *>(ws + 256512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g81<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 257024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 257280), reinterpret_cast<bool *>(ws + 257024), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g82<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 256512), reinterpret_cast<bool *>(ws + 257280));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g83<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 257280), reinterpret_cast<float *>(ws + 253952), reinterpret_cast<float *>(ws + 256256), reinterpret_cast<float *>(ws + 257536));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g84<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 259584));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 263680), reinterpret_cast<float *>(ws + 259584), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g85<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 257536), reinterpret_cast<float *>(ws + 230656), reinterpret_cast<float *>(ws + 263680));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g86<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 263680), reinterpret_cast<__nv_bfloat16 *>(ws + 267776));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g87<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 267776), reinterpret_cast<__nv_bfloat16 *>(ws + 269824));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k1.
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 269824), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 271872), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  // coda.gemm main_k2.
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 198912), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 271872), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_prepare needs as its workspace.
+extern "C" size_t main_prepare_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
+  scratch = std::max(scratch, coda_concat_weights_64x64_64x64_64x64_256x64_rows_run_workspace_size());
+  return 57344 + scratch;
+}
+
+// @main on the device: only its weight preparation (run once, at load time), into `prepared`. Returns a coda_status.
+extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *prepared0, void *prepared1, void *prepared2, void *prepared3, void *prepared4, void *prepared5, void *prepared6, void *prepared7, void *prepared8, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 57344;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), static_cast<float *>(prepared0), static_cast<float *>(prepared1), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), static_cast<float *>(prepared2), static_cast<float *>(prepared3), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), static_cast<float *>(prepared4), static_cast<float *>(prepared5), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<float *>(prepared6), static_cast<float *>(prepared7), scratch, stream)) return s;
+  // weight preparation @coda_concat_weights_64x64_64x64_64x64_256x64_rows.
+  if (int s = coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<__nv_bfloat16 *>(prepared8), scratch, stream)) return s;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_run_prepared needs as its workspace.
+extern "C" size_t main_run_prepared_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
+  scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
+  scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
+  return 155648 + scratch;
+}
+
+// @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
+extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, const void *prepared5, const void *prepared6, const void *prepared7, const void *prepared8, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 155648;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1280)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(reinterpret_cast<float *>(ws + 6656)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 12032)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18176)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 23296)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<float *>(ws + 32256)) || !coda_aligned(reinterpret_cast<float *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 36864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 39936)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 43520)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 45312)) || !coda_aligned(reinterpret_cast<float *>(ws + 47104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 48896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(static_cast<const float *>(prepared6)) || !coda_aligned(reinterpret_cast<float *>(ws + 53760)) || !coda_aligned(static_cast<const float *>(prepared7)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76544)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78592)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 80640)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 88832)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 90880)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 91904)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 94464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 97024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 98048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 99072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 100096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 101120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 103168)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 105216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<float *>(ws + 108288)) || !coda_aligned(reinterpret_cast<float *>(ws + 112384)) || !coda_aligned(reinterpret_cast<float *>(ws + 116480)) || !coda_aligned(reinterpret_cast<float *>(ws + 120832)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 133120)) || !coda_aligned(reinterpret_cast<float *>(ws + 135680)) || !coda_aligned(reinterpret_cast<float *>(ws + 139264)) || !coda_aligned(reinterpret_cast<float *>(ws + 145408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 149504)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 151552)))
+    return CODA_MISALIGNED;
+  main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g3<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 1280), reinterpret_cast<float *>(ws + 3072), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g4<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared0), reinterpret_cast<float *>(ws + 1280));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 4864), reinterpret_cast<float *>(ws + 1280), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 4864));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 6656), reinterpret_cast<float *>(ws + 4864), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 6656));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 8448), reinterpret_cast<float *>(ws + 6656), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256), reinterpret_cast<float *>(ws + 8448));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 10240), reinterpret_cast<float *>(ws + 3072), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g8<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared1), reinterpret_cast<float *>(ws + 10240));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 12032), reinterpret_cast<float *>(ws + 10240), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 12032));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 13824), reinterpret_cast<float *>(ws + 12032), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 13824));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 15616), reinterpret_cast<float *>(ws + 13824), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256), reinterpret_cast<float *>(ws + 15616));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17664));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 18176), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g14<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 18176));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 20224), reinterpret_cast<__nv_bfloat16 *>(ws + 18176), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 20224));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 21248), reinterpret_cast<__nv_bfloat16 *>(ws + 20224), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 21248));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 22272), reinterpret_cast<__nv_bfloat16 *>(ws + 21248), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17664), reinterpret_cast<__nv_bfloat16 *>(ws + 22272));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 23296), reinterpret_cast<float *>(ws + 3072), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 23296));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 25088), reinterpret_cast<float *>(ws + 23296), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g19<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared2), reinterpret_cast<float *>(ws + 25088));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 26880), reinterpret_cast<float *>(ws + 25088), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 26880));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 28672), reinterpret_cast<float *>(ws + 26880), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256), reinterpret_cast<float *>(ws + 28672));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 30464), reinterpret_cast<float *>(ws + 23296), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g22<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared3), reinterpret_cast<float *>(ws + 30464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 32256), reinterpret_cast<float *>(ws + 30464), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 32256));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 34048), reinterpret_cast<float *>(ws + 32256), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256), reinterpret_cast<float *>(ws + 34048));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 35840), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 35840));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 36864), reinterpret_cast<__nv_bfloat16 *>(ws + 35840), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g26<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 36864));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 37888), reinterpret_cast<__nv_bfloat16 *>(ws + 36864), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 37888));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 38912), reinterpret_cast<__nv_bfloat16 *>(ws + 37888), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17664), reinterpret_cast<__nv_bfloat16 *>(ws + 38912));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 39936), reinterpret_cast<float *>(ws + 23296), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 39936));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 41728), reinterpret_cast<float *>(ws + 39936), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g30<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared4), reinterpret_cast<float *>(ws + 41728));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 43520), reinterpret_cast<float *>(ws + 41728), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256), reinterpret_cast<float *>(ws + 43520));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 45312), reinterpret_cast<float *>(ws + 39936), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g32<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared5), reinterpret_cast<float *>(ws + 45312));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 47104), reinterpret_cast<float *>(ws + 45312), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256), reinterpret_cast<float *>(ws + 47104));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 48896), reinterpret_cast<__nv_bfloat16 *>(ws + 35840), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 48896));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 49920), reinterpret_cast<__nv_bfloat16 *>(ws + 48896), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g35<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 49920));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 49920), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17664), reinterpret_cast<__nv_bfloat16 *>(ws + 50944));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 51968), reinterpret_cast<float *>(ws + 39936), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0), reinterpret_cast<float *>(ws + 51968));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 53760), reinterpret_cast<float *>(ws + 51968), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared6), reinterpret_cast<float *>(ws + 53760));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 55552), reinterpret_cast<float *>(ws + 51968), 1792, cudaMemcpyDeviceToDevice, stream);
+  main_g39<<<1, 256, 0, stream>>>(static_cast<const float *>(prepared7), reinterpret_cast<float *>(ws + 55552));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 57344), reinterpret_cast<__nv_bfloat16 *>(ws + 48896), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 57344));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 57344), 896, cudaMemcpyDeviceToDevice, stream);
+  main_g41<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 58368));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // main_g1 hands its rows to main_k0, which runs beside it.
+  coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
+  if (main_k0_rows.side > 0) {
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 59904), 0, 4, stream) != cudaSuccess)
+      return CODA_LAUNCH_FAILED;
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 59648), reinterpret_cast<unsigned *>(ws + 59904), 128, main_k0_rows.early, main_k0_rows.side);
+  } else {
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 59648));
+  }
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k0.
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared8), reinterpret_cast<float *>(ws + 8448), reinterpret_cast<float *>(ws + 15616), reinterpret_cast<__nv_bfloat16 *>(ws + 22272), reinterpret_cast<float *>(ws + 28672), reinterpret_cast<float *>(ws + 34048), reinterpret_cast<__nv_bfloat16 *>(ws + 38912), reinterpret_cast<float *>(ws + 43520), reinterpret_cast<float *>(ws + 47104), reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<float *>(ws + 53760), reinterpret_cast<float *>(ws + 55552), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 59648), reinterpret_cast<__nv_bfloat16 *>(ws + 60160), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 59904) : nullptr, main_k0_rows.sms)) return s;
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 74496));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 76544));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 78592));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 80640));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 78592), reinterpret_cast<__nv_bfloat16 *>(ws + 88832));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74496), reinterpret_cast<__nv_bfloat16 *>(ws + 90880));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 76544), reinterpret_cast<__nv_bfloat16 *>(ws + 91904));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 90880), reinterpret_cast<__nv_bfloat16 *>(ws + 92928));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 90880), reinterpret_cast<__nv_bfloat16 *>(ws + 93440));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 93440), reinterpret_cast<__nv_bfloat16 *>(ws + 93952));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 94464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 92928), reinterpret_cast<__nv_bfloat16 *>(ws + 94464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 91904), reinterpret_cast<__nv_bfloat16 *>(ws + 95488));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 91904), reinterpret_cast<__nv_bfloat16 *>(ws + 96000));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g56<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 96000), reinterpret_cast<__nv_bfloat16 *>(ws + 96512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 96512), reinterpret_cast<__nv_bfloat16 *>(ws + 97024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 95488), reinterpret_cast<__nv_bfloat16 *>(ws + 97024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 90880), static_cast<const __nv_bfloat16 *>(arg15), reinterpret_cast<__nv_bfloat16 *>(ws + 94464), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 91904), reinterpret_cast<__nv_bfloat16 *>(ws + 97024), reinterpret_cast<__nv_bfloat16 *>(ws + 98048), reinterpret_cast<__nv_bfloat16 *>(ws + 99072));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74496), reinterpret_cast<__nv_bfloat16 *>(ws + 100096));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 98048), reinterpret_cast<__nv_bfloat16 *>(ws + 101120));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 100096), reinterpret_cast<__nv_bfloat16 *>(ws + 101120));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 101120), reinterpret_cast<__nv_bfloat16 *>(ws + 103168));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 76544), reinterpret_cast<__nv_bfloat16 *>(ws + 105216));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 99072), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 105216), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g67<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<float *>(ws + 108288));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g68<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 88832), reinterpret_cast<__nv_bfloat16 *>(ws + 103168), reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 116480));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 120576));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g70<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 108288), reinterpret_cast<float *>(ws + 120832));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g71<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 120832), reinterpret_cast<float *>(ws + 124928));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g72<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 129024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 131072), reinterpret_cast<float *>(ws + 129024), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g73<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 124928), reinterpret_cast<float *>(ws + 131072));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g74<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 131072), reinterpret_cast<long long *>(ws + 120576), reinterpret_cast<long long *>(ws + 120576), reinterpret_cast<float *>(ws + 133120));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g75<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 135168));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 135424), reinterpret_cast<float *>(ws + 135168), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g76<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120), reinterpret_cast<float *>(ws + 135424));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g77<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120), reinterpret_cast<float *>(ws + 135424), reinterpret_cast<float *>(ws + 135680));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g78<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137728));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 137984), reinterpret_cast<float *>(ws + 137728), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g79<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 135680), reinterpret_cast<float *>(ws + 137984));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g80<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120), reinterpret_cast<bool *>(ws + 138240));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g81<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 138752));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 139008), reinterpret_cast<bool *>(ws + 138752), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g82<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 138240), reinterpret_cast<bool *>(ws + 139008));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g83<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 139008), reinterpret_cast<float *>(ws + 135680), reinterpret_cast<float *>(ws + 137984), reinterpret_cast<float *>(ws + 139264));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g84<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 141312));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 145408), reinterpret_cast<float *>(ws + 141312), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g85<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 139264), reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 145408));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g86<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 145408), reinterpret_cast<__nv_bfloat16 *>(ws + 149504));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g87<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 149504), reinterpret_cast<__nv_bfloat16 *>(ws + 151552));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k1.
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 151552), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 153600), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  // coda.gemm main_k2.
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 80640), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 153600), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  return CODA_OK;
+}
+

@@ -910,3 +910,1051 @@ extern "C" int coda_rope_permute_128x64_c0w128d16_run(const void *arg0, void *re
   return CODA_OK;
 }
 
+// main_g2: linalg.fill.
+__global__ void main_g2(__nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 32LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g3: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g3(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g4: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g4(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 4LL) return;
+  long long i0 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g5: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 4LL) return;
+  long long i0 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 96LL), src + i0);
+}
+
+// main_g6: linalg.fill.
+__global__ void main_g6(__nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g7: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long i0 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL), src + i0);
+}
+
+// main_g8: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 4LL) return;
+  long long i0 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g9: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g9(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 4LL) return;
+  long long i0 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 96LL), src + i0);
+}
+
+// main_g10: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g10(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 4LL) return;
+  long long i0 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 64LL), src + i0);
+}
+
+// main_g11: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g11(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 4LL) return;
+  long long i0 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 96LL), src + i0);
+}
+
+// main_g12: a linalg.generic over [128] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g12(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4, __nv_bfloat16 *__restrict__ p5) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 16LL) return;
+  long long d0v = point / 1LL % 16LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  coda::rt::Vec8 v2v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d0 = d0v + e;
+    long long v3 = d0;
+    long long v4 = 16;
+    long long v5 = v3 / v4;
+    long long v6 = v3 % v4;
+    long long v7 = 2;
+    long long v8 = v6 / v7;
+    long long v9 = v6 % v7;
+    long long v10 = 8;
+    long long v11 = v9 * v10;
+    long long v12 = v8 + v11;
+    long long v13 = v5 * v4;
+    long long v14 = v13 + v12;
+    long long v15 = 128;
+    bool v16 = v3 < v15;
+    long long v17 = 0;
+    bool v18 = v3 >= v17;
+    bool v19 = v18 & v16;
+    long long v20 = v19 ? v14 : v3;
+    float v21 = coda::rt::load(p0, v20);
+    float v22 = coda::rt::load(p1, v20);
+    float v23 = coda::rt::load(p2, v20);
+    v0v.v[e] = v21;
+    v1v.v[e] = v22;
+    v2v.v[e] = v23;
+  }
+  coda::rt::store8(p3, d0v, v0v);
+  coda::rt::store8(p4, d0v, v1v);
+  coda::rt::store8(p5, d0v, v2v);
+}
+
+// main_g13: a linalg.generic over [16, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g13(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2, __nv_bfloat16 *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long d0 = point / 2LL % 16LL;
+  long long d1v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d1 = d1v + e;
+    long long v2 = d0;
+    long long v3 = d1;
+    long long v4 = 2;
+    long long v5 = v3 / v4;
+    long long v6 = v3 % v4;
+    long long v7 = 8;
+    long long v8 = v6 * v7;
+    long long v9 = v5 + v8;
+    float v10 = coda::rt::load(p0, v2 * 16LL + v9);
+    float v11 = coda::rt::load(p1, v2 * 16LL + v9);
+    v0v.v[e] = v10;
+    v1v.v[e] = v11;
+  }
+  coda::rt::store8(p2, d0 * 16LL + d1v, v0v);
+  coda::rt::store8(p3, d0 * 16LL + d1v, v1v);
+}
+
+// main_g1: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__device__ __forceinline__ void main_g1_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+  if (point >= 16LL) return;
+  long long d0 = point / 1LL % 16LL;
+  float v0 = 0.f; // this lane's part
+  for (long long d1v = lane * 8LL; d1v < 64LL; d1v += 256) {
+    coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1v);
+    #pragma unroll
+    for (int e = 0; e < 8; ++e) {
+      float v1 = v1v.v[e];
+      float v2 = v1;
+      float v3 = v2 * v2;
+      v0 = v0 + v3;
+    }
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
+  }
+  if (lane != 0) return;
+  coda::rt::store(p1, d0, 0.000000000e+00f + v0);
+}
+
+// One warp per output point.
+__global__ void main_g1(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+  main_g1_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1);
+}
+
+// main_g1, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
+__global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, unsigned *__restrict__ done, int tileM, long long early, int side) {
+  coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
+}
+
+// main_g14: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g14(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
+}
+
+// main_g15: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 96LL));
+}
+
+// main_g16: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 8LL % 16LL;
+  long long d1 = point / 2LL % 4LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
+  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = v2v.v[e];
+    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
+    v0v.v[e] = v3;
+  }
+  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
+}
+
+// main_g17: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g17(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+}
+
+// main_g18: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g18(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
+}
+
+// main_g19: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g19(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
+}
+
+// main_g20: a linalg.generic over [16, 4, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g20(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 4LL % 16LL;
+  long long d1 = point / 1LL % 4LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 32LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
+    v0v.v[e] = v2;
+  }
+  coda::rt::store8(p1, d0 * 32LL + d1 * 8LL + d2v, v0v);
+}
+
+// main_g21: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g21(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
+}
+
+// main_g22: tensor.insert_slice, 8 elements per thread.
+__global__ void main_g22(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL;
+  long long i2 = point / 1LL % 1LL * 8LL;
+  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
+}
+
+// main_g23: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g23(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 8LL % 16LL;
+  long long d1 = point / 2LL % 4LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
+  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = v2v.v[e];
+    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
+    v0v.v[e] = v3;
+  }
+  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
+}
+
+// main_g24: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g24(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+}
+
+// main_g25: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g25(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long i0 = point / 4LL % 16LL;
+  long long i1 = point / 1LL % 4LL * 8LL;
+  coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
+}
+
+// main_g26: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g26(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 32LL % 2LL;
+  long long d2 = point / 16LL % 2LL;
+  long long d3 = point / 2LL % 8LL;
+  long long d4v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d3 * 32LL + d1 * 16LL + d4v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
+}
+
+// main_g27: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g27(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 32LL % 2LL;
+  long long d2 = point / 16LL % 2LL;
+  long long d3 = point / 2LL % 8LL;
+  long long d4v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d3 * 32LL + d1 * 16LL + d4v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
+}
+
+// main_g28: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g28(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = v1;
+    v0v.v[e] = v2;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+}
+
+// main_g29: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g29(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, float *__restrict__ p3, float *__restrict__ p4) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 2LL % 8LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
+  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
+  coda::rt::Vec8 v4v = coda::rt::load8(p2, d0 * 128LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v2 = v2v.v[e];
+    float v3 = v3v.v[e];
+    float v4 = v4v.v[e];
+    float v5 = v2;
+    float v6 = __bfloat162float(__float2bfloat16_rn(v3 + v4));
+    float v7 = v6;
+    float v8 = 5.000000000e-01f;
+    float v9 = v7 * v8;
+    v0v.v[e] = v5;
+    v1v.v[e] = v9;
+  }
+  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v0v);
+  coda::rt::store8(p4, d0 * 128LL + d1 * 16LL + d2v, v1v);
+}
+
+// main_g30: a linalg.generic over [8] outside the kernels.
+__global__ void main_g30(long long *__restrict__ p0) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 8LL) return;
+  long long d0 = point / 1LL % 8LL;
+  long long v0;
+  long long v1 = d0;
+  long long v2 = v1;
+  v0 = v2;
+  coda::rt::store(p0, d0, v0);
+}
+
+// main_g31: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g31(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 512LL % 2LL;
+  long long d1 = point / 128LL % 4LL;
+  long long d2 = point / 8LL % 16LL;
+  long long d3 = point / 1LL % 8LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 512LL + d1 * 128LL + d3 * 16LL + d2);
+  v0 = v1;
+  coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
+}
+
+// main_g32: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g32(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 1LL % 16LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = 5.000000000e-01f;
+    float v3 = v1 * v2;
+    v0v.v[e] = v3;
+  }
+  coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
+}
+
+// main_g33: linalg.fill.
+__global__ void main_g33(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g34: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g34(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p2, d0 * 64LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 16LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 16LL + d3);
+    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 8LL + d2);
+    float v3 = v1 * v2;
+    float v4 = v0 + v3;
+    v0 = v4;
+  }
+  coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g35: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g35(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0;
+  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+  long long v2 = coda::rt::load(p1, d2);
+  long long v3 = coda::rt::load(p2, d1);
+  long long v4 = v2 - v3;
+  long long v5 = 0;
+  bool v6 = v4 <= v5;
+  float v7 = 0.000000000e+00f;
+  float v8 = -INFf;
+  float v9 = v6 ? v7 : v8;
+  float v10 = v1 + v9;
+  v0 = v10;
+  coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g36: linalg.fill.
+__global__ void main_g36(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -INFf);
+}
+
+// main_g37: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g37(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 8LL % 8LL;
+  long long d1 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 8LL + d1);
+  for (long long d2 = 0; d2 < 8LL; ++d2) {
+    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+    float v2 = fmaxf(v1, v0);
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 8LL + d1, v0);
+}
+
+// main_g38: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g38(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 8LL % 8LL;
+  long long d1 = point / 1LL % 8LL;
+  long long d2v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 8LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = coda::rt::load(p1, d0 * 8LL + d1);
+    float v3 = v1 - v2;
+    float v4 = __expf(v3);
+    v0v.v[e] = v4;
+  }
+  coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
+}
+
+// main_g39: linalg.fill.
+__global__ void main_g39(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g40: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g40(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = v1 + v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
+}
+
+// main_g41: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g41(const float *__restrict__ p0, bool *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 64LL % 8LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 1LL % 8LL;
+  bool v0;
+  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
+  double v2 = v1;
+  double v3 = -INFf;
+  bool v4 = v2 == v3;
+  v0 = v4;
+  coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
+}
+
+// main_g42: linalg.fill.
+__global__ void main_g42(bool *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -1);
+}
+
+// main_g43: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g43(const bool *__restrict__ p0, bool *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  bool v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    bool v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    bool v2 = v1 & v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
+}
+
+// main_g44: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g44(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    bool v2 = coda::rt::load(p0, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    float v1 = v1v.v[e];
+    float v3 = coda::rt::load(p2, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    float v4 = v1 / v3;
+    float v5 = 0.000000000e+00f;
+    float v6 = v2 ? v5 : v4;
+    v0v.v[e] = v6;
+  }
+  coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+}
+
+// main_g45: linalg.fill.
+__global__ void main_g45(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g46: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g46(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 128LL % 8LL;
+  long long d1 = point / 16LL % 8LL;
+  long long d2 = point / 1LL % 16LL;
+  float v0 = coda::rt::load(p2, d0 * 128LL + d1 * 16LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d3);
+    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 16LL + d2);
+    float v3 = v1 * v2;
+    float v4 = v0 + v3;
+    v0 = v4;
+  }
+  coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
+}
+
+// main_g47: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g47(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 16LL % 8LL;
+  long long d1 = point / 2LL % 8LL;
+  long long d2v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
+    v0v.v[e] = v2;
+  }
+  coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
+}
+
+// main_g48: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g48(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long d0 = point / 64LL % 2LL;
+  long long d1 = point / 8LL % 8LL;
+  long long d2 = point / 2LL % 4LL;
+  long long d3v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 128LL + d1 * 16LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    v0v.v[e] = v1;
+  }
+  coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
+}
+
+// Bytes of device memory main_run needs as its workspace.
+extern "C" size_t main_run_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_concat_weights_64x64_32x64_32x64_rows_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_128x64_c0w128d16_run_workspace_size());
+  scratch = std::max(scratch, main_k0_workspace_size(16, 128, 64));
+  scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
+  scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
+  scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
+  scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
+  return 179712 + scratch;
+}
+
+// @main on the device: its ops in order on `stream`. Returns a coda_status.
+extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 179712;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 32768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35072)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52736)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54272)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60416)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg13)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68608)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg14)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 70656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74752)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 75776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77824)) || !coda_aligned(reinterpret_cast<float *>(ws + 79872)) || !coda_aligned(reinterpret_cast<float *>(ws + 83968)) || !coda_aligned(reinterpret_cast<float *>(ws + 88064)) || !coda_aligned(reinterpret_cast<float *>(ws + 92416)) || !coda_aligned(reinterpret_cast<float *>(ws + 96512)) || !coda_aligned(reinterpret_cast<float *>(ws + 104704)) || !coda_aligned(reinterpret_cast<float *>(ws + 107264)) || !coda_aligned(reinterpret_cast<float *>(ws + 110848)) || !coda_aligned(reinterpret_cast<float *>(ws + 116992)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 121088)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 123136)))
+    return CODA_MISALIGNED;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1.
+  if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_32x64_nk_scale1.
+  if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg4), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_32x64_nk_scale1.
+  if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), scratch, stream)) return s;
+  // weight preparation @coda_concat_weights_64x64_32x64_32x64_rows.
+  if (int s = coda_concat_weights_64x64_32x64_32x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), scratch, stream)) return s;
+  main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 32768));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 33024), reinterpret_cast<__nv_bfloat16 *>(ws + 33280), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g3<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg3), reinterpret_cast<__nv_bfloat16 *>(ws + 33024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 33536), reinterpret_cast<__nv_bfloat16 *>(ws + 33024), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 33536));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 33792), reinterpret_cast<__nv_bfloat16 *>(ws + 33536), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 33792));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 34048));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 34304), reinterpret_cast<__nv_bfloat16 *>(ws + 33280), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 34048), reinterpret_cast<__nv_bfloat16 *>(ws + 34304));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 34560), reinterpret_cast<__nv_bfloat16 *>(ws + 34304), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g8<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<__nv_bfloat16 *>(ws + 34560));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 34816), reinterpret_cast<__nv_bfloat16 *>(ws + 34560), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 34816));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 35072), reinterpret_cast<__nv_bfloat16 *>(ws + 34304), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 35072));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 35328), reinterpret_cast<__nv_bfloat16 *>(ws + 35072), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g11<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 35328));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // weight preparation @coda_rope_permute_128x64_c0w128d16.
+  if (int s = coda_rope_permute_128x64_c0w128d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 35584), scratch, stream)) return s;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 33792), reinterpret_cast<__nv_bfloat16 *>(ws + 34816), reinterpret_cast<__nv_bfloat16 *>(ws + 35328), reinterpret_cast<__nv_bfloat16 *>(ws + 51968), reinterpret_cast<__nv_bfloat16 *>(ws + 52224), reinterpret_cast<__nv_bfloat16 *>(ws + 52480));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g13<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 52736), reinterpret_cast<__nv_bfloat16 *>(ws + 53248));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // main_g1 hands its rows to main_k0, which runs beside it.
+  coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 128);
+  if (main_k0_rows.side > 0) {
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 54016), 0, 4, stream) != cudaSuccess)
+      return CODA_LAUNCH_FAILED;
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 53760), reinterpret_cast<unsigned *>(ws + 54016), 128, main_k0_rows.early, main_k0_rows.side);
+  } else {
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 53760));
+  }
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k0.
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 51968), reinterpret_cast<__nv_bfloat16 *>(ws + 52224), reinterpret_cast<__nv_bfloat16 *>(ws + 52480), reinterpret_cast<__nv_bfloat16 *>(ws + 52736), reinterpret_cast<__nv_bfloat16 *>(ws + 53248), reinterpret_cast<float *>(ws + 53760), reinterpret_cast<__nv_bfloat16 *>(ws + 54272), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 54016) : nullptr, main_k0_rows.sms)) return s;
+  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 58368));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 60416));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 63488));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 65536));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 66560));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66560), reinterpret_cast<__nv_bfloat16 *>(ws + 67584));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 67584), reinterpret_cast<__nv_bfloat16 *>(ws + 68608));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<__nv_bfloat16 *>(ws + 68608));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68608), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 70656));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 70656), reinterpret_cast<__nv_bfloat16 *>(ws + 72704));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 74752));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74752), reinterpret_cast<__nv_bfloat16 *>(ws + 75776));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 77824));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 75776), reinterpret_cast<float *>(ws + 79872));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 77824), reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 72704), reinterpret_cast<float *>(ws + 83968), reinterpret_cast<float *>(ws + 88064));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 92160));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g31<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 79872), reinterpret_cast<float *>(ws + 92416));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 96512));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 100608));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 102656), reinterpret_cast<float *>(ws + 100608), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g34<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 88064), reinterpret_cast<float *>(ws + 96512), reinterpret_cast<float *>(ws + 102656));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g35<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 102656), reinterpret_cast<long long *>(ws + 92160), reinterpret_cast<long long *>(ws + 92160), reinterpret_cast<float *>(ws + 104704));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 106752));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 107008), reinterpret_cast<float *>(ws + 106752), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<float *>(ws + 107008));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<float *>(ws + 107008), reinterpret_cast<float *>(ws + 107264));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 109312));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 109568), reinterpret_cast<float *>(ws + 109312), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 107264), reinterpret_cast<float *>(ws + 109568));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g41<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<bool *>(ws + 109824));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 110336));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 110592), reinterpret_cast<bool *>(ws + 110336), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 109824), reinterpret_cast<bool *>(ws + 110592));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 110592), reinterpret_cast<float *>(ws + 107264), reinterpret_cast<float *>(ws + 109568), reinterpret_cast<float *>(ws + 110848));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g45<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112896));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 116992), reinterpret_cast<float *>(ws + 112896), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 110848), reinterpret_cast<float *>(ws + 83968), reinterpret_cast<float *>(ws + 116992));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 116992), reinterpret_cast<__nv_bfloat16 *>(ws + 121088));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 121088), reinterpret_cast<__nv_bfloat16 *>(ws + 123136));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k1.
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 123136), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 125184), reinterpret_cast<float *>(ws + 127232), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_96x64_nk_scale1.
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 127488), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_96x64_nk_scale1.
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 139776), scratch, stream)) return s;
+  // weight preparation @coda_interleave_96x64_rows.
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 127488), reinterpret_cast<__nv_bfloat16 *>(ws + 139776), reinterpret_cast<__nv_bfloat16 *>(ws + 152064), scratch, stream)) return s;
+  // coda.gemm main_k2.
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 125184), reinterpret_cast<__nv_bfloat16 *>(ws + 152064), reinterpret_cast<float *>(ws + 127232), reinterpret_cast<__nv_bfloat16 *>(ws + 176640), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  // coda.gemm main_k3.
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 176640), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 125184), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_prepare needs as its workspace.
+extern "C" size_t main_prepare_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_concat_weights_64x64_32x64_32x64_rows_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_128x64_c0w128d16_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
+  scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
+  return 57344 + scratch;
+}
+
+// @main on the device: only its weight preparation (run once, at load time), into `prepared`. Returns a coda_status.
+extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *prepared0, void *prepared1, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 57344;
+  // weight preparation @coda_norm_weights_64x64_nk_scale1.
+  if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_32x64_nk_scale1.
+  if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg4), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_32x64_nk_scale1.
+  if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), scratch, stream)) return s;
+  // weight preparation @coda_concat_weights_64x64_32x64_32x64_rows.
+  if (int s = coda_concat_weights_64x64_32x64_32x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_128x64_c0w128d16.
+  if (int s = coda_rope_permute_128x64_c0w128d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), static_cast<__nv_bfloat16 *>(prepared0), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_96x64_nk_scale1.
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), scratch, stream)) return s;
+  // weight preparation @coda_norm_weights_96x64_nk_scale1.
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 45056), scratch, stream)) return s;
+  // weight preparation @coda_interleave_96x64_rows.
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 45056), static_cast<__nv_bfloat16 *>(prepared1), scratch, stream)) return s;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_run_prepared needs as its workspace.
+extern "C" size_t main_run_prepared_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, main_k0_workspace_size(16, 128, 64));
+  scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
+  scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
+  scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
+  return 81408 + scratch;
+}
+
+// @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
+extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 81408;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4096)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11264)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg13)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 14336)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18432)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19456)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg14)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21504)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28672)) || !coda_aligned(reinterpret_cast<float *>(ws + 30720)) || !coda_aligned(reinterpret_cast<float *>(ws + 34816)) || !coda_aligned(reinterpret_cast<float *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 43264)) || !coda_aligned(reinterpret_cast<float *>(ws + 47360)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<float *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<float *>(ws + 67840)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 71936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 73984)))
+    return CODA_MISALIGNED;
+  main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 256), reinterpret_cast<__nv_bfloat16 *>(ws + 512), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g3<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg3), reinterpret_cast<__nv_bfloat16 *>(ws + 256));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 768), reinterpret_cast<__nv_bfloat16 *>(ws + 256), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 768));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 1024), reinterpret_cast<__nv_bfloat16 *>(ws + 768), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 1024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1280));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 512), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1280), reinterpret_cast<__nv_bfloat16 *>(ws + 1536));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 1792), reinterpret_cast<__nv_bfloat16 *>(ws + 1536), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g8<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<__nv_bfloat16 *>(ws + 1792));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 2048), reinterpret_cast<__nv_bfloat16 *>(ws + 1792), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 2048));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 2304), reinterpret_cast<__nv_bfloat16 *>(ws + 1536), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 2304));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 2560), reinterpret_cast<__nv_bfloat16 *>(ws + 2304), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g11<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 2560));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1024), reinterpret_cast<__nv_bfloat16 *>(ws + 2048), reinterpret_cast<__nv_bfloat16 *>(ws + 2560), reinterpret_cast<__nv_bfloat16 *>(ws + 2816), reinterpret_cast<__nv_bfloat16 *>(ws + 3072), reinterpret_cast<__nv_bfloat16 *>(ws + 3328));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g13<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 3584), reinterpret_cast<__nv_bfloat16 *>(ws + 4096));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // main_g1 hands its rows to main_k0, which runs beside it.
+  coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 128);
+  if (main_k0_rows.side > 0) {
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 4864), 0, 4, stream) != cudaSuccess)
+      return CODA_LAUNCH_FAILED;
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 4608), reinterpret_cast<unsigned *>(ws + 4864), 128, main_k0_rows.early, main_k0_rows.side);
+  } else {
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 4608));
+  }
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k0.
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 2816), reinterpret_cast<__nv_bfloat16 *>(ws + 3072), reinterpret_cast<__nv_bfloat16 *>(ws + 3328), reinterpret_cast<__nv_bfloat16 *>(ws + 3584), reinterpret_cast<__nv_bfloat16 *>(ws + 4096), reinterpret_cast<float *>(ws + 4608), reinterpret_cast<__nv_bfloat16 *>(ws + 5120), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 4864) : nullptr, main_k0_rows.sms)) return s;
+  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 9216));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 11264));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9216), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 14336));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 16384));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 17408));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 18432));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 18432), reinterpret_cast<__nv_bfloat16 *>(ws + 19456));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 19456));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 19456), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 21504));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 21504), reinterpret_cast<__nv_bfloat16 *>(ws + 23552));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 25600));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 26624));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 11264), reinterpret_cast<__nv_bfloat16 *>(ws + 28672));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 26624), reinterpret_cast<float *>(ws + 30720));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 28672), reinterpret_cast<__nv_bfloat16 *>(ws + 14336), reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<float *>(ws + 38912));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 43008));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g31<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 30720), reinterpret_cast<float *>(ws + 43264));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 43264), reinterpret_cast<float *>(ws + 47360));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 51456));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 53504), reinterpret_cast<float *>(ws + 51456), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g34<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38912), reinterpret_cast<float *>(ws + 47360), reinterpret_cast<float *>(ws + 53504));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g35<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 53504), reinterpret_cast<long long *>(ws + 43008), reinterpret_cast<long long *>(ws + 43008), reinterpret_cast<float *>(ws + 55552));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 57600));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 57856), reinterpret_cast<float *>(ws + 57600), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 55552), reinterpret_cast<float *>(ws + 57856));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 55552), reinterpret_cast<float *>(ws + 57856), reinterpret_cast<float *>(ws + 58112));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 60160));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 60416), reinterpret_cast<float *>(ws + 60160), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58112), reinterpret_cast<float *>(ws + 60416));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g41<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 55552), reinterpret_cast<bool *>(ws + 60672));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 61184));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 61440), reinterpret_cast<bool *>(ws + 61184), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 60672), reinterpret_cast<bool *>(ws + 61440));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 61440), reinterpret_cast<float *>(ws + 58112), reinterpret_cast<float *>(ws + 60416), reinterpret_cast<float *>(ws + 61696));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g45<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 63744));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 67840), reinterpret_cast<float *>(ws + 63744), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 61696), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<float *>(ws + 67840));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 67840), reinterpret_cast<__nv_bfloat16 *>(ws + 71936));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 71936), reinterpret_cast<__nv_bfloat16 *>(ws + 73984));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.gemm main_k1.
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 73984), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 76032), reinterpret_cast<float *>(ws + 78080), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  // coda.gemm main_k2.
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 76032), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 78080), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  // coda.gemm main_k3.
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 78336), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 76032), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  return CODA_OK;
+}
+
