@@ -15,9 +15,9 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
      function eagerly, torch.compile (default) and torch.compile
      (mode="max-autotune-no-cudagraphs"); medians over --reps alternations (at least 20);
      with --bf16-epilogues also coda fused with --coda-fuse=fp32-epilogues=false (a bf16
-     rounding after every epilogue op, as the program is written), with --staged-halves
-     coda emitted with coda-translate --cuda-without=tma-halves (and likewise the other variants of
-     --help), each checked the same way and timed in the same alternations;
+     rounding after every epilogue op, as the program is written), with --cuda-without=PATH
+     coda emitted with coda-translate --cuda-without=PATH (one contender per path), each
+     checked the same way and timed in the same alternations;
   3. lists the kernels coda's call runs with their times (torch.profiler), and for coda and
      cuBLAS the host time of a call and the GPU time of the call replayed from a CUDA graph
      (what the events count besides the kernels);
@@ -28,8 +28,7 @@ where LLVM is, or beforehand into --emitted DIR). On the GPU each case
 
 Usage: bench/anchors.py [--emitted DIR | --from-tuning DIR] [--builds DIR] [--tuning-db FILE]
                         [--only CASE] [--reps N]
-                        [--no-compile] [--bf16-epilogues] [--staged-halves] [--global-tables]
-                        [--thread-stores] ...
+                        [--no-compile] [--bf16-epilogues] [--cuda-without PATH[,PATH...]]
 """
 import argparse
 import concurrent.futures
@@ -58,13 +57,18 @@ def main():
                         help="these cases only, added to the JSON's other cases")
     parser.add_argument("--reps", type=int, default=25)
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile contenders")
-    for name, (option, what) in anchors.VARIANT_OPTIONS.items():
-        _, fuse, flags = anchors.VARIANTS[name]
-        tools = ", ".join(["coda-opt " + fuse] + ["coda-translate " + f for f in flags])
-        parser.add_argument(option, dest=name, action="store_true",
-                            help=f"also time coda built with {tools} ({what}) as another contender")
+    parser.add_argument("--bf16-epilogues", action="store_true",
+                        help="also time coda fused with --coda-fuse=fp32-epilogues=false (a bf16 "
+                             "rounding after every epilogue op) as another contender")
+    parser.add_argument("--cuda-without", action="append", metavar="PATH[,PATH...]",
+                        help="also time coda emitted with coda-translate --cuda-without=PATH, one "
+                             "contender per path (" + ", ".join(anchors.WITHOUT_PATHS) + ")")
     parser.add_argument("--results", default=os.path.join(paths.BENCH, "results"))
     args = parser.parse_args()
+    try:
+        asked = anchors.variants_asked(args.bf16_epilogues, args.cuda_without)
+    except ValueError as e:
+        parser.error(str(e))
     anchors.resolve_tuning_db(args)
     args.out = args.out or os.path.join(args.build, "anchors")
     os.makedirs(args.out, exist_ok=True)
@@ -82,8 +86,7 @@ def main():
         with open(json_path) as f:
             results["cases"] = json.load(f).get("cases", {})
     contenders = {"coda": anchors.DEFAULT}
-    contenders.update((name, variant) for name, variant in anchors.VARIANTS.items()
-                      if getattr(args, name))
+    contenders.update((name, anchors.VARIANTS[name]) for name in asked)
     jobs = [(case, name) for case in cases for name in contenders]
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(jobs)) as pool:  # nvcc in parallel
         modules = dict(zip(jobs, pool.map(lambda j: anchors.build_case(j[0], args, contenders[j[1]]),

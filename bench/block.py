@@ -12,7 +12,7 @@ PyTorch's own), the contenders run interleaved, medians of --reps alternations; 
 with coda's kernels and their times, goes into bench/results/block-h200.json (on another GPU
 block-<gpu>.json, python/coda/gpus.py).
 
-Usage: bench/block.py [--emitted DIR] [--builds DIR] [--reps N] [--tuning-db FILE] [--staged-halves]
+Usage: bench/block.py [--emitted DIR] [--builds DIR] [--reps N] [--tuning-db FILE] [--cuda-without PATH[,PATH...]]
 """
 import argparse
 import json
@@ -32,9 +32,9 @@ def main():
     parser.add_argument("--builds", default=None)
     parser.add_argument("--reps", type=int, default=25)
     anchors.add_tuning_db_argument(parser)
-    parser.add_argument("--staged-halves", action="store_true",
-                        help="emit with coda-translate --cuda-without=tma-halves (RoPE's pairs staged, "
-                             "then copied into their halves; files block_<half>_staged_halves.cu)")
+    parser.add_argument("--cuda-without", default=None, metavar="PATH[,PATH...]",
+                        help="emit with coda-translate --cuda-without=PATH,... (default paths "
+                             "left out; files block_<half>_without_<paths>.cu)")
     args = parser.parse_args()
     anchors.resolve_tuning_db(args)
     args.out = args.out or os.path.join(args.build, "block")
@@ -44,8 +44,10 @@ def main():
     modules = {}
     for half in ("pre", "post"):
         program = os.path.join(paths.BENCH, "programs", "block", "llama3-8b", f"{half}.mlir")
-        name = f"block_{half}" + ("_staged_halves" if args.staged_halves else "")
-        flags = ("--cuda-without=tma-halves",) if args.staged_halves else ()
+        without = args.cuda_without
+        name = f"block_{half}" + (f"_without_{without.replace('-', '_').replace(',', '_')}"
+                                  if without else "")
+        flags = (f"--cuda-without={without}",) if without else ()
         modules[half], _ = extension.build(
             name, anchors.fuse_and_emit(name, program, args, translate_flags=flags), args)
 
@@ -81,7 +83,7 @@ def main():
         f()
     ms = anchors.time_interleaved(fns, args.reps)
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "reps": args.reps,
-              "sizes": s, "staged_halves": args.staged_halves, "max_rel_err": err, "eager_max_rel_err": eager_err,
+              "sizes": s, "cuda_without": args.cuda_without, "max_rel_err": err, "eager_max_rel_err": eager_err,
               **{f"{k}_ms": v for k, v in ms.items()},
               "speedup_vs_compile": ms["compile"] / ms["coda"],
               "speedup_vs_compile_max_autotune": ms["compile_max_autotune"] / ms["coda"],

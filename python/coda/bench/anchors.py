@@ -151,31 +151,27 @@ def tuned_variant(case, tuning_dir, db_path):
 
 
 # coda's variants as contenders: name -> (suffix of the emitted file, fuse flag, translate flags).
+# One per default path of the back end that coda-translate --cuda-without=PATH leaves out, named
+# after it, and the epilogue rounded to bf16 after every op.
 DEFAULT = ("", "--coda-fuse", ())
-VARIANTS = {
-    "coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ()),
-    "coda_staged_halves": ("_staged_halves", "--coda-fuse", ("--cuda-without=tma-halves",)),
-    "coda_serial_rows": ("_serial_rows", "--coda-fuse", ("--cuda-without=overlap-rows",)),
-    "coda_all_sms": ("_all_sms", "--coda-fuse", ("--cuda-without=whole-waves",)),
-    "coda_global_tables": ("_global_tables", "--coda-fuse", ("--cuda-without=tma-tables",)),
-    "coda_thread_stores": ("_thread_stores", "--coda-fuse", ("--cuda-without=tma-contract",)),
-    "coda_adapter_launch": ("_adapter_launch", "--coda-fuse", ("--cuda-without=direct-launch",)),
-}
-# The option that adds each variant, and what the variant changes.
-VARIANT_OPTIONS = {
-    "coda_bf16": ("--bf16-epilogues", "a bf16 rounding after every epilogue op"),
-    "coda_staged_halves": ("--staged-halves", "RoPE's pairs staged, then copied into their halves"),
-    "coda_serial_rows": ("--serial-rows", "a norm's row statistics computed before the kernel "
-                         "instead of beside it"),
-    "coda_all_sms": ("--all-sms", "one CTA per SM instead of whole waves of tiles"),
-    "coda_global_tables": ("--global-tables", "RoPE's tables loaded by each thread instead of "
-                           "through TMA"),
-    "coda_thread_stores": ("--thread-stores", "SwiGLU's contracted output stored by each thread "
-                           "instead of through TMA"),
-    "coda_adapter_launch": ("--adapter-launch", "CUTLASS kernels launched by GemmUniversalAdapter "
-                            "(attributes and driver entry point on every call) instead of by "
-                            "coda's host path"),
-}
+WITHOUT_PATHS = ("tma-halves", "tma-contract", "tma-tables", "overlap-rows", "whole-waves",
+                 "direct-launch")
+VARIANTS = {"coda_bf16": ("_bf16", "--coda-fuse=fp32-epilogues=false", ())}
+VARIANTS.update((f"coda_without_{path.replace('-', '_')}",
+                 (f"_without_{path.replace('-', '_')}", "--coda-fuse", (f"--cuda-without={path}",)))
+                for path in WITHOUT_PATHS)
+
+
+def variants_asked(bf16_epilogues, without):
+    """The VARIANTS that --bf16-epilogues and --cuda-without=PATH[,PATH...] ask for."""
+    names = ["coda_bf16"] if bf16_epilogues else []
+    for paths_ in without or []:
+        for path in paths_.split(","):
+            if path not in WITHOUT_PATHS:
+                raise ValueError(f"--cuda-without: unknown path '{path}' "
+                                 f"(known: {', '.join(WITHOUT_PATHS)})")
+            names.append(f"coda_without_{path.replace('-', '_')}")
+    return names
 
 
 def add_tuning_db_argument(parser):
