@@ -60,10 +60,6 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
   return success();
 }
 
-static bool isPreparation(Operation &op, ArrayRef<Operation *> preparation) {
-  return llvm::is_contained(preparation, &op);
-}
-
 SmallVector<Operation *> cuda::preparationsOf(func::FuncOp func) {
   SmallVector<Operation *> ops;
   if (!func.isExternal())
@@ -140,24 +136,6 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
   llvm::raw_string_ostream bos(body);
   SmallVector<std::string> scratch; // workspace-size expressions of kernels and callees
   SmallVector<std::string> aligned; // buffers that generic kernels access 16 bytes at a time
-  // Whether this launcher runs `op` (views and constants are not launches).
-  auto launches = [&](Operation *op) {
-    bool preparation = isPreparation(*op, preparations);
-    return !isa<arith::ConstantOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op) &&
-           !(kind == LauncherKind::Prepare && !preparation) &&
-           !(kind == LauncherKind::RunPrepared && preparation);
-  };
-  // The ops in launch order (--coda-schedule-launches put them so).
-  SmallVector<Operation *> order;
-  for (Operation &op : block.without_terminator())
-    order.push_back(&op);
-  // The op after `op` that this launcher runs.
-  auto nextLaunch = [&](Operation &op) -> Operation * {
-    for (auto it = llvm::find(order, &op) + 1; it != order.end(); ++it)
-      if (launches(*it))
-        return *it;
-    return nullptr;
-  };
   // Kernels that a reduction just before them hands their rows to: its `done` counts and split.
   DenseMap<Operation *, std::pair<std::string, std::string>> handover;
   auto launch = [&](const std::string &kernel, int64_t n, const std::string &args) {
@@ -178,14 +156,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     }
     launch(kernel, elements / width, src + ", " + dst);
   };
-  for (Operation *next : order) {
-    Operation &op = *next;
+  // The ops in launch order (--coda-schedule-launches put them so).
+  for (Operation &op : block.without_terminator()) {
     if (isa<arith::ConstantOp>(op))
       continue; // used inside generic bodies, emitted there
     // The prepare launcher runs only the preparations; the prepared run skips them.
-    bool preparation = isPreparation(op, preparations);
-    if ((kind == LauncherKind::Prepare && !preparation) ||
-        (kind == LauncherKind::RunPrepared && preparation))
+    if (!runsIn(&op, kind))
       continue;
     if (isa<tensor::EmptyOp>(op))
       continue;
@@ -259,7 +235,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         args += (args.empty() ? "" : ", ") + argPtr(i);
       for (unsigned i : vectorParams)
         requireAligned(argPtr(i));
-      if (!publishing || nextLaunch(op) != consumer.getOperation()) {
+      if (!publishing || nextLaunch(&op, kind) != consumer.getOperation()) {
         launch(name, threads, args);
         continue;
       }
@@ -267,7 +243,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       // them over a row block at a time through `done` (when the GPU has SMs to spare for it).
       std::string kernel = kernelName(consumer);
       int64_t tileM = getKernelConfig(consumer).getTileM();
-      int64_t blocks = (consumer.getM() + tileM - 1) / tileM;
+      int64_t blocks = awaitedRowBlocks(consumer);
       auto counts = generic->getAttrOfType<DictionaryAttr>(kRowsDoneAttr);
       IntegerAttr at = counts ? counts.getAs<IntegerAttr>(key) : IntegerAttr();
       if (!at)

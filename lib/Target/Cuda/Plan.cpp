@@ -168,6 +168,35 @@ StringRef cuda::launcherKey(LauncherKind kind) {
   llvm_unreachable("unknown launcher");
 }
 
+bool cuda::runsIn(Operation *op, LauncherKind kind) {
+  bool preparation = op->hasAttr(kPreparesAttr);
+  return !(kind == LauncherKind::Prepare && !preparation) &&
+         !(kind == LauncherKind::RunPrepared && preparation);
+}
+
+Operation *cuda::nextLaunch(Operation *op, LauncherKind kind) {
+  for (Operation *next = op->getNextNode(); next && !next->hasTrait<OpTrait::IsTerminator>();
+       next = next->getNextNode())
+    if (!isa<arith::ConstantOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+            next) &&
+        runsIn(next, kind))
+      return next;
+  return nullptr;
+}
+
+bool cuda::isScheduled(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        return op->hasAttr(kKernelsAttr) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+int64_t cuda::awaitedRowBlocks(GemmOp consumer) {
+  int64_t tileM = getKernelConfig(consumer).getTileM();
+  return (consumer.getM() + tileM - 1) / tileM;
+}
+
 int64_t cuda::periodOf(GemmOp op, unsigned i) {
   return cast<ShapedType>(op.getExtras()[i].getType()).getShape().back();
 }

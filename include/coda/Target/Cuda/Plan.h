@@ -48,6 +48,16 @@ Value writtenToResult(OpOperand &returned);
 /// The launchers of a function: all of it; its weight preparation alone; the rest.
 enum class LauncherKind { Run, Prepare, RunPrepared };
 StringRef launcherKey(LauncherKind kind);
+/// Whether the `kind` launcher runs `op`: the prepare launcher only the preparation's ops
+/// (coda.prepares), the prepared run all but those.
+bool runsIn(Operation *op, LauncherKind kind);
+/// The op after `op` in its block that the `kind` launcher launches (views, constants and
+/// empty tensors are no launches), or null.
+Operation *nextLaunch(Operation *op, LauncherKind kind);
+/// Whether --coda-schedule-launches named `func`'s kernels (its plan is kept as it is).
+bool isScheduled(func::FuncOp func);
+/// The row blocks (of its planned tile M) whose rows a kernel that awaits them counts.
+int64_t awaitedRowBlocks(GemmOp consumer);
 
 /// On a coda.gemm: how its configuration was chosen (dictionary; comments in the .cu file).
 constexpr StringLiteral kTuningAttr = "coda.tuning";

@@ -17,10 +17,7 @@ struct PlanRowHandoffsPass : public coda::impl::CodaPlanRowHandoffsBase<PlanRowH
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // A scheduled function keeps the hand-offs it was scheduled with.
-    if (func.walk([](Operation *op) {
-              return op->hasAttr(kKernelsAttr) ? WalkResult::interrupt() : WalkResult::advance();
-            })
-            .wasInterrupted())
+    if (isScheduled(func))
       return;
     Builder b(func.getContext());
     for (auto generic : func.getBody().getOps<linalg::GenericOp>())

@@ -34,8 +34,8 @@ struct Layout {
 };
 } // namespace
 
-static Layout layoutLauncher(func::FuncOp func, LauncherKind kind,
-                             ArrayRef<Operation *> preparations) {
+static FailureOr<Layout> layoutLauncher(func::FuncOp func, LauncherKind kind,
+                                        ArrayRef<Operation *> preparations) {
   Layout layout;
   DenseSet<Value> placed; // values with a buffer: in the workspace or the caller's
   auto allocate = [&](Value v) {
@@ -58,21 +58,8 @@ static Layout layoutLauncher(func::FuncOp func, LauncherKind kind,
     for (OpOperand &returned : ret->getOpOperands())
       if (Value v = writtenToResult(returned))
         placed.insert(v);
-  auto runs = [&](Operation *op) {
-    bool preparation = llvm::is_contained(preparations, op);
-    return !(kind == LauncherKind::Prepare && !preparation) &&
-           !(kind == LauncherKind::RunPrepared && preparation);
-  };
-  auto nextLaunch = [&](Operation *op) -> Operation * {
-    for (Operation *next = op->getNextNode(); next && next != ret; next = next->getNextNode())
-      if (!isa<arith::ConstantOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
-              next) &&
-          runs(next))
-        return next;
-    return nullptr;
-  };
   for (Operation &op : block.without_terminator()) {
-    if (isa<arith::ConstantOp, tensor::EmptyOp>(op) || !runs(&op))
+    if (isa<arith::ConstantOp, tensor::EmptyOp>(op) || !runsIn(&op, kind))
       continue;
     if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
       use(op.getOperand(0)); // dense row-major: the same bytes
@@ -94,11 +81,14 @@ static Layout layoutLauncher(func::FuncOp func, LauncherKind kind,
       for (Value v : generic.getDpsInputs())
         use(v);
       GemmOp consumer = generic->hasAttr(kHandsRowsAttr) ? rowsConsumer(generic) : GemmOp();
-      if (consumer && nextLaunch(&op) == consumer.getOperation()) {
-        KernelConfigAttr config = getKernelConfig(consumer);
-        int64_t tileM = config ? config.getTileM() : 128;
+      if (consumer && nextLaunch(&op, kind) == consumer.getOperation()) {
+        // One count per row block of the kernel's tile M: its configuration comes first.
+        if (!getKernelConfig(consumer))
+          return generic.emitError("hands its rows to a kernel without a 'coda.kernel' "
+                                   "configuration (--coda-plan-kernel-configs runs before "
+                                   "--coda-plan-workspace)");
         layout.done[&op] = layout.bytes;
-        layout.bytes += roundUp((consumer.getM() + tileM - 1) / tileM * 4);
+        layout.bytes += roundUp(awaitedRowBlocks(consumer) * 4);
       }
     } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
       use(insert.getDest());
@@ -146,7 +136,10 @@ struct PlanWorkspacePass : public coda::impl::CodaPlanWorkspaceBase<PlanWorkspac
     DenseMap<Operation *, SmallVector<NamedAttribute>> offsets, done;
     SmallVector<NamedAttribute> bytes;
     for (LauncherKind kind : kinds) {
-      Layout layout = layoutLauncher(func, kind, preparations);
+      FailureOr<Layout> laidOut = layoutLauncher(func, kind, preparations);
+      if (failed(laidOut))
+        return signalPassFailure();
+      Layout &layout = *laidOut;
       StringRef key = launcherKey(kind);
       bytes.push_back(b.getNamedAttr(key, b.getI64IntegerAttr(layout.bytes)));
       func.walk([&](Operation *op) {

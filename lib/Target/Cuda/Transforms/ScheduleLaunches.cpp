@@ -62,11 +62,7 @@ namespace {
 struct ScheduleLaunchesPass : public coda::impl::CodaScheduleLaunchesBase<ScheduleLaunchesPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (func.isExternal() || func.walk([](Operation *op) {
-                                   return op->hasAttr(kKernelsAttr) ? WalkResult::interrupt()
-                                                                    : WalkResult::advance();
-                                 })
-                                 .wasInterrupted())
+    if (func.isExternal() || isScheduled(func))
       return;
     Builder b(func.getContext());
     std::string prefix = func.getSymName().str();

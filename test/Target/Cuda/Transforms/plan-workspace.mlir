@@ -37,3 +37,8 @@
 // RUN: coda-translate --coda-to-cuda %S/Inputs/scalar-ops.mlir 2>&1 | FileCheck %s --check-prefix=SCALAR-CUDA
 // SCALAR: func.func @scalar({{.*}}coda.workspace_bytes = {run = 0 : i64}
 // SCALAR-CUDA: warning: no launcher for @scalar: its signature has a non-tensor or dynamic type
+
+// The counts of a row hand-off follow the kernel's tile M: the workspace is laid out after the
+// kernel configurations, and refused before them.
+// RUN: coda-opt --coda-fuse %coda_src/bench/programs/small/rmsnorm_qkv.mlir | coda-opt --coda-plan-row-handoffs --coda-schedule-launches | not coda-opt --coda-plan-workspace 2>&1 | FileCheck %s --check-prefix=ORDER
+// ORDER: error: hands its rows to a kernel without a 'coda.kernel' configuration (--coda-plan-kernel-configs runs before --coda-plan-workspace)
