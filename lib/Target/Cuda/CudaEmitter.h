@@ -137,6 +137,10 @@ std::string kernelName(Operation *op, unsigned i = 0);
 // EmitGemm.cpp
 SmallVector<std::string> kernelInputs(GemmOp op);
 
+// EmitCommon.cpp
+/// The C literal of a float constant: `1.000000000e+00f`, `INFINITY`, `-INFINITY`, `NAN`.
+std::string floatLiteral(const APFloat &value);
+
 // EmitGeneric.cpp
 std::string fillLiteral(linalg::FillOp fill);
 

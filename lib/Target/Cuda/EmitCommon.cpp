@@ -88,7 +88,7 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
           return success();
         }
         if (auto f = dyn_cast<FloatAttr>(c.getValue()))
-          return define(c.getResult(), llvm::formatv("{0:e9}f", f.getValueAsDouble()).str());
+          return define(c.getResult(), floatLiteral(f.getValue()));
         if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
           return define(c.getResult(), c.getType().isInteger(1)
                                            ? (i.getValue().isZero() ? "false" : "true")
@@ -251,6 +251,18 @@ FailureOr<std::string> cuda::affineToC(AffineExpr e, ArrayRef<std::string> dims)
 }
 
 /// Row-major linear index of `indices` in a tensor of `type`.
+std::string cuda::floatLiteral(const APFloat &value) {
+  // formatv would print infinity as `INFf`: the macros of CUDA's math.h say it.
+  if (value.isInfinity())
+    return value.isNegative() ? "-INFINITY" : "INFINITY";
+  if (value.isNaN())
+    return "NAN";
+  APFloat wide = value;
+  bool lost;
+  wide.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return llvm::formatv("{0:e9}f", wide.convertToDouble()).str();
+}
+
 std::string cuda::linearIndex(RankedTensorType type, ArrayRef<std::string> indices) {
   std::string index;
   int64_t stride = 1;

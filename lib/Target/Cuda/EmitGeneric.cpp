@@ -20,7 +20,7 @@ using namespace mlir::coda::cuda;
 std::string cuda::fillLiteral(linalg::FillOp fill) {
   auto value = cast<TypedAttr>(fill.value().getDefiningOp<arith::ConstantOp>().getValue());
   if (auto f = dyn_cast<FloatAttr>(value))
-    return llvm::formatv("{0:e9}f", f.getValueAsDouble()).str();
+    return floatLiteral(f.getValue());
   return std::to_string(cast<IntegerAttr>(value).getValue().getSExtValue());
 }
 

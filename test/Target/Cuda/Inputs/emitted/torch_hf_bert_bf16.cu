@@ -1073,7 +1073,7 @@ __global__ void main_g19(const float *__restrict__ p0, const float *__restrict__
 // main_g20: linalg.fill.
 __global__ void main_g20(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFf);
+  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
 }
 
 // main_g21: a linalg.generic over [8, 8, 8] outside the kernels.
@@ -1143,7 +1143,7 @@ __global__ void main_g25(const float *__restrict__ p0, bool *__restrict__ p1) {
   bool v0;
   float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
   double v2 = v1;
-  double v3 = -INFf;
+  double v3 = -INFINITY;
   bool v4 = v2 == v3;
   v0 = v4;
   coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);

@@ -1322,7 +1322,7 @@ __global__ void main_g25(const float *__restrict__ p0, const long long *__restri
   long long v5 = 0;
   bool v6 = v4 <= v5;
   float v7 = 0.000000000e+00f;
-  float v8 = -INFf;
+  float v8 = -INFINITY;
   float v9 = v6 ? v7 : v8;
   float v10 = v1 + v9;
   v0 = v10;
@@ -1332,7 +1332,7 @@ __global__ void main_g25(const float *__restrict__ p0, const long long *__restri
 // main_g26: linalg.fill.
 __global__ void main_g26(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFf);
+  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
 }
 
 // main_g27: a linalg.generic over [8, 8, 8] outside the kernels.
@@ -1402,7 +1402,7 @@ __global__ void main_g31(const float *__restrict__ p0, bool *__restrict__ p1) {
   bool v0;
   float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
   double v2 = v1;
-  double v3 = -INFf;
+  double v3 = -INFINITY;
   bool v4 = v2 == v3;
   v0 = v4;
   coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
