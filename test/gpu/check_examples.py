@@ -7,7 +7,8 @@ from --emitted DIR, for a GPU machine without LLVM), loaded with
 torch.utils.cpp_extension.load, and run on random bf16 data over ragged shapes. The reference
 computes the same program in fp32 from the same bf16 inputs with PyTorch ops. An output passes
 when max|out - ref| / max|ref| <= 1e-2 (bf16 rounding of the output is 2^-9 relative; the rest
-is accumulation order). Shapes that break TMA's 16-byte alignment must be refused with a clear
+is accumulation order); a layer of coda.models passes within twice the error of PyTorch's own
+bf16 layer where that is larger. Shapes that break TMA's 16-byte alignment must be refused with a clear
 error. Exit status 0 when every check passes.
 
 Usage: check_examples.py [--emitted DIR] [--builds DIR] [--build DIR] [--only NAME] [--small]
@@ -22,6 +23,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
+from coda import models
 from coda.extension import as_list, build, fp32_reference, rel_err
 from coda.paths import ROOT, build_dir
 
@@ -184,18 +186,25 @@ def layernorm_weights():
     return (w, gamma, beta), [scaled.float(), scaled.float().sum(1), w.float() @ beta]
 
 
-def gpt_oss_mlp_reference(x, w_gu, b_gu, w_d, b_d, alpha=1.702, limit=7.0):
-    # transformers' gpt-oss MLP (scripts/torch_to_linalg.py writes the program from the same code).
-    gu = F.linear(x, w_gu, b_gu)
-    gate, up = gu[..., ::2].clamp(max=limit), gu[..., 1::2].clamp(min=-limit, max=limit)
-    return F.linear((up + 1) * (gate * torch.sigmoid(gate * alpha)), w_d, b_d)
-
-
 def gpt_oss_mlp():
     """@main of examples/torch/gpt_oss_mlp_bf16.mlir fused by coda-opt: [2, 8, 64] tokens, gate and
     up interleaved in 192 columns, down to 64; against the fp32 reference."""
     xs = (bf16(2, 8, 64), 0.2 * bf16(192, 64), bf16(192), 0.2 * bf16(64, 96), bf16(64))
-    return xs, fp32_reference(gpt_oss_mlp_reference, xs)
+    return xs, fp32_reference(models.gpt_oss_mlp, xs)
+
+
+def layer(name):
+    """@main of examples/torch/<name>_bf16.mlir fused by coda-opt, on the arguments
+    coda.models exports it with, in bf16: against the same layer in fp32, within twice the error
+    of PyTorch's own bf16 layer (its attention and norms round too) or BOUND, the larger."""
+    fn, make_args = models.LAYERS[name]
+
+    def make():
+        xs = tuple(x.to("cuda", torch.bfloat16) for x in make_args())
+        refs = fp32_reference(fn, xs)
+        torch_err = max(rel_err(o, r) for o, r in zip(as_list(fn(*xs)), refs))
+        return xs, refs, max(BOUND, 2 * torch_err)
+    return make
 
 
 # Examples whose functions run through their launchers (`<func>_run`, bound as `<func>`).
@@ -207,6 +216,10 @@ FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnor
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 FUNCTIONS["gpt_oss_mlp"] = [("main", gpt_oss_mlp)]
+# transformers-style layers ([B, S, D]): attention runs in the launcher's generic kernels.
+HF_LAYERS = [name for name in models.LAYERS if name.startswith("hf_")]
+for _name in HF_LAYERS:
+    FUNCTIONS[_name] = [("main", layer(_name))]
 FUNCTIONS["layernorm_qkv"] = [("main", layernorm_qkv)]
 FUNCTIONS["rmsnorm_block_adapter_launch"] = FUNCTIONS["rmsnorm_block"]  # through CUTLASS's adapter
 
@@ -229,7 +242,8 @@ VARIANTS = {"swiglu_threads": ("swiglu", ["--cuda-without=tma-contract"]),
 
 
 # Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.
-FUSED = {"gpt_oss_mlp": os.path.join("examples", "torch", "gpt_oss_mlp_bf16.mlir")}
+FUSED = {name: os.path.join("examples", "torch", f"{name}_bf16.mlir")
+         for name in ["gpt_oss_mlp"] + HF_LAYERS}
 
 
 def emit(name, args):
@@ -258,14 +272,16 @@ def check_function(name, module):
 
 def check_one_function(name, module, function, make):
     torch.manual_seed(1)
-    inputs, refs = make()
+    inputs, refs, *bound = make()
+    bound = bound[0] if bound else BOUND
     if function.endswith("_prepared"):  # weights prepared once by <f>_prepare, then passed in
         inputs = inputs + tuple(as_list(getattr(module, function[: -len("d")])(*inputs)))
     outs = as_list(getattr(module, function)(*inputs))
     torch.cuda.synchronize()
     errs = [rel_err(o, r) for o, r in zip(outs, refs)]
-    ok = all(e <= BOUND for e in errs)
-    print(f"  {name:20s} @{function} rel " + " ".join(f"{e:.1e}" for e in errs) + ("" if ok else "  FAIL"))
+    ok = all(e <= bound for e in errs) and len(outs) == len(refs)
+    print(f"  {name:20s} @{function} rel " + " ".join(f"{e:.1e}" for e in errs) +
+          (f" (bound {bound:.1e})" if bound != BOUND else "") + ("" if ok else "  FAIL"))
     # The function's argument shapes are fixed: another shape is a Python error.
     try:
         getattr(module, function)(inputs[0][:-1], *inputs[1:])
