@@ -11,6 +11,11 @@
 // `tiled` operands with period HD. Heads that only meet in q·kᵀ may stay permuted; otherwise
 // the kernel writes each pair back into its head's halves (`pairwise(rotate, halves HD)`).
 //
+// Partial rotary (GPT-NeoX, Phi: rotate the first R columns of each head, pass the rest
+// through) slices [0, R) and [R, HD) off each head and concatenates the rotated slice with the
+// rest. Its pairs are (d, d + R/2), d < R/2: those are permuted next to each other, the other
+// columns stay in place, and the epilogue rotates only the first R columns of each head.
+//
 //===----------------------------------------------------------------------===//
 
 #include "coda/Dialect/Coda/IR/CodaOps.h"
@@ -39,6 +44,10 @@ struct RopeRange {
   /// Heads first ([H, M, HD], after a transpose, as attention reads them) or tokens first
   /// ([M, H, HD], a view of the columns).
   bool headsFirst = true;
+  int64_t rot = 0; // the rotated columns at the start of each head: hd, or fewer (partial)
+  /// Reshapes and transposes that both products of the rotation pass through before their sum
+  /// (torch-mlir moves them there from [B, H, S, HD] programs); those of the cos side, in order.
+  SmallVector<Operation *> layoutAfter;
 };
 } // namespace
 
@@ -173,6 +182,98 @@ static Value matchTableProduct(Operation *user, Value x, AffineMap table,
   return e.getSrc();
 }
 
+/// The reshapes and transposes `v` alone passes through, in order; `v` becomes their result.
+static SmallVector<Operation *> followLayout(Value &v) {
+  SmallVector<Operation *> chain;
+  while (Operation *user = singleUser(v)) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, linalg::TransposeOp>(user))
+      break;
+    chain.push_back(user);
+    v = user->getResult(0);
+  }
+  return chain;
+}
+
+/// Whether two layout ops move elements alike.
+static bool sameLayout(Operation *a, Operation *b) {
+  if (a->getName() != b->getName() || a->getResultTypes() != b->getResultTypes())
+    return false;
+  if (auto t = dyn_cast<linalg::TransposeOp>(a))
+    return t.getPermutation() == cast<linalg::TransposeOp>(b).getPermutation();
+  if (auto e = dyn_cast<tensor::ExpandShapeOp>(a))
+    return e.getReassociationIndices() == cast<tensor::ExpandShapeOp>(b).getReassociationIndices();
+  return cast<tensor::CollapseShapeOp>(a).getReassociationIndices() ==
+         cast<tensor::CollapseShapeOp>(b).getReassociationIndices();
+}
+
+/// The rotate-half core on `x` (heads of `r.rot` columns):
+///   x * cos + cat(-x[..., R/2:], x[..., :R/2]) * sin
+/// Sets r.cos, r.sin, r.rotated and r.ops (the matched ops, consumers first).
+static bool matchRotateHalf(Value x, function_ref<Value(Operation *, Value)> matchTable,
+                            RopeRange &r) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rot = r.rot;
+  SmallVector<int64_t> halfSizes(type.getShape());
+  halfSizes[2] = rot / 2;
+  linalg::GenericOp mulCos;
+  tensor::ExtractSliceOp lo, hi;
+  for (Operation *user : x.getUsers()) {
+    if (auto s = dyn_cast<tensor::ExtractSliceOp>(user)) {
+      if (!s.hasUnitStride() || s.getStaticSizes() != ArrayRef<int64_t>(halfSizes))
+        return false;
+      ArrayRef<int64_t> off = s.getStaticOffsets();
+      if (off == ArrayRef<int64_t>{0, 0, 0})
+        lo = s;
+      else if (off == ArrayRef<int64_t>{0, 0, rot / 2})
+        hi = s;
+      else
+        return false;
+    } else if (Value cos = matchTable(user, x)) {
+      mulCos = cast<linalg::GenericOp>(user);
+      r.cos = cos;
+    } else {
+      return false;
+    }
+  }
+  if (!mulCos || !lo || !hi || !hi->hasOneUse() || !lo->hasOneUse() || !mulCos->hasOneUse())
+    return false;
+  auto neg = dyn_cast_or_null<linalg::GenericOp>(singleUser(hi.getResult()));
+  if (!neg || neg.getNumDpsInputs() != 1 || !isa_and_nonnull<arith::NegFOp>(getSoleBodyOp(neg)) ||
+      !neg.getMatchingIndexingMap(neg.getDpsInputOperand(0)).isIdentity())
+    return false;
+  auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(neg->getResult(0)));
+  if (!concat || concat.getDim() != 2 || concat.getInputs().size() != 2 ||
+      concat.getInputs()[0] != neg->getResult(0) || concat.getInputs()[1] != lo.getResult() ||
+      !concat->hasOneUse())
+    return false;
+  Operation *sinUser = singleUser(concat.getResult());
+  r.sin = matchTable(sinUser, concat.getResult());
+  if (!r.sin || !sinUser->hasOneUse())
+    return false;
+  Value cosSide = mulCos->getResult(0), sinSide = sinUser->getResult(0);
+  SmallVector<Operation *> cosLayout = followLayout(cosSide), sinLayout = followLayout(sinSide);
+  if (cosLayout.size() != sinLayout.size() ||
+      !llvm::all_of(llvm::zip(cosLayout, sinLayout),
+                    [](auto pair) { return sameLayout(std::get<0>(pair), std::get<1>(pair)); }))
+    return false;
+  Operation *addUser = singleUser(cosSide);
+  if (!addUser || addUser != singleUser(sinSide) ||
+      !matchBinary<arith::AddFOp>(addUser, cosSide, std::nullopt))
+    return false;
+  if (r.cos.getType() != r.sin.getType() ||
+      cast<RankedTensorType>(r.cos.getType()).getShape() !=
+          ArrayRef<int64_t>{r.headsFirst ? type.getDimSize(1) : type.getDimSize(0), rot})
+    return false;
+  r.rotated = addUser->getResult(0);
+  r.ops = {addUser};
+  r.ops.append(cosLayout.rbegin(), cosLayout.rend());
+  r.ops.append(sinLayout.rbegin(), sinLayout.rend());
+  r.ops.append({sinUser, concat, neg, hi, lo, mulCos});
+  r.layoutAfter = cosLayout;
+  return true;
+}
+
+
 /// Matches the rotation on `columns` ([M, width], a gemm result or a slice of one).
 static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
   MLIRContext *ctx = columns.getContext();
@@ -208,63 +309,51 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
 
   RopeRange r{c0, type.getDimSize(1), h, hd, nullptr, nullptr, layoutOps, nullptr};
   r.headsFirst = headsFirst;
+  r.rot = hd;
   if (headsFirst)
     if (std::optional<RopeRange> interleaved = matchInterleaved(heads, r))
       return interleaved;
   r.ops.clear();
-  SmallVector<int64_t> halfSizes = headsFirst ? SmallVector<int64_t>{h, m, hd / 2}
-                                              : SmallVector<int64_t>{m, h, hd / 2};
-  linalg::GenericOp mulCos;
-  tensor::ExtractSliceOp lo, hi;
-  for (Operation *user : heads.getUsers()) {
-    if (auto s = dyn_cast<tensor::ExtractSliceOp>(user)) {
-      if (!s.hasUnitStride() || s.getStaticSizes() != ArrayRef<int64_t>(halfSizes))
-        return std::nullopt;
-      ArrayRef<int64_t> off = s.getStaticOffsets();
-      if (off == ArrayRef<int64_t>{0, 0, 0})
-        lo = s;
-      else if (off == ArrayRef<int64_t>{0, 0, hd / 2})
-        hi = s;
-      else
-        return std::nullopt;
-    } else if (Value cos = matchTable(user, heads)) {
-      mulCos = cast<linalg::GenericOp>(user);
-      r.cos = cos;
-    } else {
-      return std::nullopt;
-    }
+  if (matchRotateHalf(heads, matchTable, r)) {
+    r.ops.append(tableViews.begin(), tableViews.end());
+    r.ops.append(layoutOps.begin(), layoutOps.end());
+    return r;
   }
-  if (!mulCos || !lo || !hi || !hi->hasOneUse() || !lo->hasOneUse() || !mulCos->hasOneUse())
+  // Partial rotary: cat(rotate(x[..., :R]), x[..., R:]).
+  tableViews.clear();
+  tensor::ExtractSliceOp rotSlice, passSlice;
+  for (Operation *user : heads.getUsers()) {
+    auto s = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!s || !s.hasUnitStride() || s.getStaticOffsets()[0] != 0 ||
+        s.getStaticOffsets()[1] != 0 || s.getStaticSizes()[0] != headType.getDimSize(0) ||
+        s.getStaticSizes()[1] != headType.getDimSize(1))
+      return std::nullopt;
+    (s.getStaticOffsets()[2] == 0 ? rotSlice : passSlice) = s;
+  }
+  if (!rotSlice || !passSlice || !passSlice->hasOneUse())
     return std::nullopt;
-  auto neg = dyn_cast_or_null<linalg::GenericOp>(singleUser(hi.getResult()));
-  if (!neg || neg.getNumDpsInputs() != 1 || !isa_and_nonnull<arith::NegFOp>(getSoleBodyOp(neg)) ||
-      !neg.getMatchingIndexingMap(neg.getDpsInputOperand(0)).isIdentity())
+  int64_t rot = rotSlice.getStaticSizes()[2];
+  if (rot % 2 || rot >= hd || passSlice.getStaticOffsets()[2] != rot ||
+      passSlice.getStaticSizes()[2] != hd - rot)
     return std::nullopt;
-  auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(neg->getResult(0)));
+  r.rot = rot;
+  if (!matchRotateHalf(rotSlice.getResult(), matchTable, r) || !r.layoutAfter.empty())
+    return std::nullopt;
+  auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(r.rotated));
   if (!concat || concat.getDim() != 2 || concat.getInputs().size() != 2 ||
-      concat.getInputs()[0] != neg->getResult(0) || concat.getInputs()[1] != lo.getResult() ||
-      !concat->hasOneUse())
+      concat.getInputs()[0] != r.rotated || concat.getInputs()[1] != passSlice.getResult())
     return std::nullopt;
-  Operation *sinUser = singleUser(concat.getResult());
-  r.sin = matchTable(sinUser, concat.getResult());
-  if (!r.sin || !sinUser->hasOneUse())
-    return std::nullopt;
-  Operation *addUser = singleUser(mulCos->getResult(0));
-  if (!addUser || addUser != singleUser(sinUser->getResult(0)) ||
-      !matchBinary<arith::AddFOp>(addUser, mulCos->getResult(0), std::nullopt))
-    return std::nullopt;
-  if (r.cos.getType() != r.sin.getType() ||
-      cast<RankedTensorType>(r.cos.getType()).getShape() != ArrayRef<int64_t>{m, hd})
-    return std::nullopt;
-  r.rotated = addUser->getResult(0);
-  r.ops = {addUser, sinUser, concat, neg, hi, lo, mulCos};
+  r.rotated = concat.getResult();
+  r.ops.insert(r.ops.begin(), concat);
+  r.ops.append({rotSlice, passSlice});
   r.ops.append(tableViews.begin(), tableViews.end());
   r.ops.append(layoutOps.begin(), layoutOps.end());
   return r;
 }
 
 /// The original column of new column `n`: inside a rotated range, new column base + 2p + odd
-/// of a head holds the head's column p + odd * HD/2.
+/// of a head holds the head's column p + odd * R/2 (R = HD, or the rotated columns of a partial
+/// rotary, after which a head's columns stay in place).
 static Value originalColumn(OpBuilder &b, Location loc, Value n, ArrayRef<RopeRange> ranges) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   Value result = n;
@@ -276,11 +365,15 @@ static Value originalColumn(OpBuilder &b, Location loc, Value n, ArrayRef<RopeRa
     Value within = arith::RemUIOp::create(b, loc, local, cst(r.hd));
     Value pair = arith::DivUIOp::create(b, loc, within, cst(2));
     Value odd = arith::RemUIOp::create(b, loc, within, cst(2));
+    Value paired = arith::AddIOp::create(b, loc, pair,
+                                         arith::MulIOp::create(b, loc, odd, cst(r.rot / 2)));
+    if (r.rot < r.hd)
+      paired = arith::SelectOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, within, cst(r.rot)),
+          paired, within);
     Value orig = arith::AddIOp::create(
         b, loc, cst(r.c0),
-        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, head, cst(r.hd)),
-                              arith::AddIOp::create(b, loc, pair,
-                                                    arith::MulIOp::create(b, loc, odd, cst(r.hd / 2)))));
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, head, cst(r.hd)), paired));
     Value inside = arith::AndIOp::create(
         b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n, cst(r.c0)),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, cst(r.c0 + r.width)));
@@ -320,7 +413,11 @@ static func::FuncOp createPermuteWeights(ModuleOp module, RankedTensorType type,
   std::string name = "coda_rope_permute_" + std::to_string(type.getDimSize(0)) + "x" +
                      std::to_string(type.getDimSize(1));
   for (const RopeRange &r : ranges)
+  {
     name += "_c" + std::to_string(r.c0) + "w" + std::to_string(r.width) + "d" + std::to_string(r.hd);
+    if (r.rot < r.hd)
+      name += "r" + std::to_string(r.rot);
+  }
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b(module.getBodyRegion());
@@ -340,9 +437,11 @@ static func::FuncOp createPermuteWeights(ModuleOp module, RankedTensorType type,
 }
 
 /// Follows `v` ([H, M, HD] heads) through ops that keep the head dimension d intact (copies
-/// that broadcast other dimensions, as GQA's repeat_interleave does; reshapes of the other
-/// dimensions; the transpose [0, 2, 1]) to a linalg.batch_matmul that contracts d. Returns the
-/// product and whether v is its left operand; null when v is used any other way.
+/// that broadcast other dimensions, as GQA's repeat_interleave does; elementwise maps that do
+/// not depend on the position, as the softmax scale of q; reshapes of the other dimensions, as
+/// a [B, S] batch is split off and folded into the heads; transposes) to a linalg.batch_matmul
+/// that contracts d. Returns the product and whether v is its left operand; null when v is used
+/// any other way.
 static std::pair<linalg::BatchMatmulOp, bool> contractedOverHeadDim(Value v) {
   unsigned dPos = 2; // where d is in the current value
   while (true) {
@@ -380,13 +479,25 @@ static std::pair<linalg::BatchMatmulOp, bool> contractedOverHeadDim(Value v) {
       v = c.getResult();
       continue;
     }
+    if (auto e = dyn_cast<tensor::ExpandShapeOp>(user)) {
+      ReassociationIndices group = e.getReassociationIndices()[dPos];
+      if (group.size() != 1)
+        return {nullptr, false};
+      dPos = group.front();
+      v = e.getResult();
+      continue;
+    }
     auto g = dyn_cast<linalg::GenericOp>(user);
     if (!g || g.getNumDpsInputs() != 1 || g->getNumResults() != 1 || g.getNumReductionLoops() ||
         !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
       return {nullptr, false};
+    // A copy, or a map of each element alone (no linalg.index): either commutes with any order
+    // of d.
     Block *body = g.getBody();
-    if (body->getOperations().size() != 1 ||
-        cast<linalg::YieldOp>(body->getTerminator()).getValues()[0] != body->getArgument(0))
+    if (body->getNumArguments() != 2 || !body->getArgument(1).use_empty() ||
+        llvm::any_of(body->getOperations(), [](Operation &op) {
+          return isa<linalg::IndexOp>(op) || op.getNumRegions() != 0;
+        }))
       return {nullptr, false};
     // A broadcast: d is read as some loop dimension, which is where it ends up.
     AffineMap in = g.getMatchingIndexingMap(g.getDpsInputOperand(0));
@@ -434,7 +545,8 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     return false;
   for (const RopeRange &r : ranges) {
     if (r.cos != ranges.front().cos || r.sin != ranges.front().sin ||
-        r.hd != ranges.front().hd || r.interleaved != ranges.front().interleaved)
+        r.hd != ranges.front().hd || r.rot != ranges.front().rot ||
+        r.interleaved != ranges.front().interleaved)
       return false;
     for (auto [c0, width] : plainSlices)
       if (c0 < r.c0 + r.width && r.c0 < c0 + width)
@@ -467,12 +579,15 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
   // When some heads must come back in their original order, the kernel writes each rotated
   // pair into its head's halves itself (`halves`): then every head of the product is permuted,
   // rotated or not, which needs ranges of whole heads.
-  int64_t hd = ranges.front().hd;
+  int64_t hd = ranges.front().hd, rot = ranges.front().rot;
   bool interleaved = ranges.front().interleaved;
   bool halves = false;
   for (unsigned i = 0; i < ranges.size(); ++i)
     halves |= !interleaved && !keepPermuted.contains(i);
   if (halves && llvm::any_of(ranges, [&](const RopeRange &r) { return r.c0 % hd != 0; }))
+    return false;
+  // The halves layout holds pairs (d, d + HD/2): not those of a partial rotary.
+  if (halves && rot < hd)
     return false;
   SmallVector<RopeRange> permuted(ranges);
   if (halves) {
@@ -489,7 +604,9 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
   };
 
   // Rotate-half: weights (run once) and column operands (per call, O(N)) permuted, and the
-  // tables permuted within a head: new column 2p + odd holds column p + odd * HD/2.
+  // tables permuted within a head: new column 2p + odd holds column p + odd * R/2. A partial
+  // rotary's tables ([M, R]) are widened to [M, HD], the columns it passes through reading
+  // any table column (the epilogue does not rotate them).
   // Interleaved: nothing moves; the per-pair tables [M, HD/2] are read by both columns of a
   // pair, new column c holding pair c / 2.
   Value weight = gemm.getB();
@@ -513,8 +630,10 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     Value pair = arith::DivUIOp::create(b, l, col, cst(2));
     if (interleaved)
       return pair;
+    if (rot < hd)
+      pair = arith::RemUIOp::create(b, l, pair, cst(rot / 2));
     Value odd = arith::RemUIOp::create(b, l, col, cst(2));
-    return arith::AddIOp::create(b, l, pair, arith::MulIOp::create(b, l, odd, cst(hd / 2)))
+    return arith::AddIOp::create(b, l, pair, arith::MulIOp::create(b, l, odd, cst(rot / 2)))
         .getResult();
   };
   for (Value table : {ranges.front().cos, ranges.front().sin}) {
@@ -565,6 +684,15 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
           Value in = arith::AndIOp::create(
               b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, evenCol, lo),
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, evenCol, hi));
+          if (r.rot < r.hd) { // only the first R columns of each head
+            Value within = arith::RemUIOp::create(
+                b, l, arith::SubIOp::create(b, l, evenCol, lo),
+                arith::ConstantIndexOp::create(b, l, r.hd));
+            in = arith::AndIOp::create(
+                b, l, in,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, within,
+                                      arith::ConstantIndexOp::create(b, l, r.rot)));
+          }
           inside = arith::OrIOp::create(b, l, inside, in);
         }
         YieldOp::create(b, l, ValueRange{arith::SelectOp::create(b, l, inside, r0, x0),
@@ -604,6 +732,11 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
                   tensor::EmptyOp::create(rewriter, loc, headType.getShape(), headType.getElementType()),
                   ArrayRef<int64_t>{1, 0, 2})
                   ->getResult(0);
+    for (Operation *op : r.layoutAfter) {
+      IRMapping mapping;
+      mapping.map(op->getOperand(0), heads);
+      heads = rewriter.clone(*op, mapping)->getResult(0);
+    }
     rewriter.replaceAllUsesWith(r.rotated, heads);
   }
   for (const RopeRange &r : ranges)

@@ -69,25 +69,27 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   float v16 = v14 + v15;
   float v17 = rsqrtf(v16);
   long long v18 = v8 * v11;
-  float v19 = v0 * v17;
-  float v20 = v1 * v17;
-  float v21 = v2;
-  float v22 = v3;
-  float v23 = v4;
-  float v24 = v5;
-  float v25 = v20 * v23;
-  float v26 = v19 * v21;
-  float v27 = v26 - v25;
-  float v28 = v19 * v24;
-  float v29 = v20 * v22;
-  float v30 = v29 + v28;
-  bool v31 = v18 < v9;
-  bool v32 = v18 >= v10;
-  bool v33 = v32 & v31;
-  float v34 = v33 ? v27 : v19;
-  float v35 = v33 ? v30 : v20;
-  out[0] = v34;
-  out[1] = v35;
+  bool v19 = v18 < v9;
+  bool v20 = v18 >= v10;
+  bool v21 = v20 & v19;
+  bool v22 = v18 < v10;
+  float v23 = v0 * v17;
+  float v24 = v1 * v17;
+  float v25 = v2;
+  float v26 = v3;
+  float v27 = v4;
+  float v28 = v5;
+  float v29 = v24 * v27;
+  float v30 = v23 * v25;
+  float v31 = v30 - v29;
+  float v32 = v23 * v28;
+  float v33 = v24 * v26;
+  float v34 = v33 + v32;
+  bool v35 = v21 | v22;
+  float v36 = v35 ? v31 : v23;
+  float v37 = v35 ? v34 : v24;
+  out[0] = v36;
+  out[1] = v37;
 }
 
 // Value stream 0: result #0 (even and odd column of each pair).
@@ -107,14 +109,14 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
-// coda-tuning-key: 16x128x64:bf16:nt:rotate-halves16:tiled16-bf16,tiled16-bf16,row-f32:store-bf16:ops26
+// coda-tuning-key: 16x128x64:bf16:nt:rotate:tiled16-bf16,tiled16-bf16,row-f32:store-bf16:ops27
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
-// model inputs: epilogue 2.0 bytes and 26 fp32 ops per element (24 with div.full.f32)
+// model inputs: epilogue 2.0 bytes and 27 fp32 ops per element (25 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.031 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.031 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.027 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.027 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.032 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.032 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
@@ -162,14 +164,6 @@ struct main_k0_kernel {
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
 
-// Where main_k0's result waits with its pairs side by side, in its workspace: after the GEMM's own workspace and partials.
-static size_t main_k0_staging_offset(int m, int n, int k) {
-  using G = main_k0_kernel::Gemm;
-  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
-  return coda_round_up(G::get_workspace_size(args));
-}
-
 // How a reduction of main_k0's rows run just before it shares the GPU with it.
 static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   using K = main_k0_kernel;
@@ -194,19 +188,16 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});
   cute::get<0>(sA) = lda;
   cute::get<0>(sB) = ldb;
-  // The pairs side by side, packed, after the GEMM's workspace and partials.
-  K::ElementD *staging = reinterpret_cast<K::ElementD *>(static_cast<char *>(workspace) + main_k0_staging_offset(m, n, k));
+  cute::get<0>(sD) = ldd;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
-      {{}, nullptr, sD, staging, sD}};
+      {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0), 16}, {static_cast<const cutlass::bfloat16_t *>(operand1), 16}, {{static_cast<const float *>(operand2)}, rowsDone}, {}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
-  if (coda::rt::launchPairsToHalves<K::ElementD, 16>(staging, static_cast<K::ElementD *>(result0), m, n, ldd, stream) != cudaSuccess)
-    return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
@@ -217,7 +208,10 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, const
 
 // Bytes of device memory main_k0 needs as its workspace.
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
-  return main_k0_staging_offset(m, n, k) + coda_round_up(size_t(m) * n * sizeof(main_k0_kernel::ElementD));
+  using G = main_k0_kernel::Gemm;
+  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  return coda_round_up(G::get_workspace_size(args));
 }
 
 // The epilogue region of main_k1 in fp32: one call per accumulator element, 2 value(s) out.
@@ -861,8 +855,8 @@ extern "C" int coda_concat_weights_64x64_32x64_32x64_rows_run(const void *arg0, 
   return CODA_OK;
 }
 
-// coda_rope_permute_128x64_c0w128d16_g0: a linalg.generic over [128, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void coda_rope_permute_128x64_c0w128d16_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// coda_rope_permute_128x64_c64w32d16_c0w64d16_g0: a linalg.generic over [128, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void coda_rope_permute_128x64_c64w32d16_c0w64d16_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 8LL % 128LL;
@@ -873,42 +867,57 @@ __global__ void coda_rope_permute_128x64_c0w128d16_g0(const __nv_bfloat16 *__res
     long long d1 = d1v + e;
     long long v1 = d0;
     long long v2 = d1;
-    long long v3 = 16;
-    long long v4 = v1 / v3;
-    long long v5 = v1 % v3;
-    long long v6 = 2;
-    long long v7 = v5 / v6;
-    long long v8 = v5 % v6;
-    long long v9 = 8;
-    long long v10 = v8 * v9;
-    long long v11 = v7 + v10;
-    long long v12 = v4 * v3;
-    long long v13 = v12 + v11;
-    long long v14 = 128;
-    bool v15 = v1 < v14;
-    long long v16 = 0;
-    bool v17 = v1 >= v16;
-    bool v18 = v17 & v15;
-    long long v19 = v18 ? v13 : v1;
-    float v20 = coda::rt::load(p0, v19 * 64LL + v2);
-    v0v.v[e] = v20;
+    long long v3 = 64;
+    long long v4 = v1 - v3;
+    long long v5 = 16;
+    long long v6 = v4 / v5;
+    long long v7 = v4 % v5;
+    long long v8 = 2;
+    long long v9 = v7 / v8;
+    long long v10 = v7 % v8;
+    long long v11 = 8;
+    long long v12 = v10 * v11;
+    long long v13 = v9 + v12;
+    long long v14 = v6 * v5;
+    long long v15 = v14 + v13;
+    long long v16 = v15 + v3;
+    long long v17 = 96;
+    bool v18 = v1 < v17;
+    bool v19 = v1 >= v3;
+    bool v20 = v19 & v18;
+    long long v21 = v20 ? v16 : v1;
+    long long v22 = v1 / v5;
+    long long v23 = v1 % v5;
+    long long v24 = v23 / v8;
+    long long v25 = v23 % v8;
+    long long v26 = v25 * v11;
+    long long v27 = v24 + v26;
+    long long v28 = v22 * v5;
+    long long v29 = v28 + v27;
+    bool v30 = v1 < v3;
+    long long v31 = 0;
+    bool v32 = v1 >= v31;
+    bool v33 = v32 & v30;
+    long long v34 = v33 ? v29 : v21;
+    float v35 = coda::rt::load(p0, v34 * 64LL + v2);
+    v0v.v[e] = v35;
   }
   coda::rt::store8(p1, d0 * 64LL + d1v, v0v);
 }
 
-// Bytes of device memory coda_rope_permute_128x64_c0w128d16_run needs as its workspace.
-extern "C" size_t coda_rope_permute_128x64_c0w128d16_run_workspace_size() {
+// Bytes of device memory coda_rope_permute_128x64_c64w32d16_c0w64d16_run needs as its workspace.
+extern "C" size_t coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size() {
   size_t scratch = 0;
   return 0 + scratch;
 }
 
-// @coda_rope_permute_128x64_c0w128d16 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
-extern "C" int coda_rope_permute_128x64_c0w128d16_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
+// @coda_rope_permute_128x64_c64w32d16_c0w64d16 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_rope_permute_128x64_c64w32d16_c0w64d16_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
   [[maybe_unused]] void *scratch = ws + 0;
   if (!coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
-  coda_rope_permute_128x64_c0w128d16_g0<<<4, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
+  coda_rope_permute_128x64_c64w32d16_c0w64d16_g0<<<4, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
@@ -994,43 +1003,23 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
 // main_g4: tensor.extract_slice, 8 elements per thread.
 __global__ void main_g4(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
-}
-
-// main_g5: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
   long long i1 = point / 1LL % 4LL * 8LL;
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 96LL));
 }
 
-// main_g6: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g6(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
+// main_g5: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v2v.v[e];
-    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
 }
 
-// main_g7: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g6: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g6(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1047,104 +1036,8 @@ __global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__r
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g8: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
-}
-
-// main_g9: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g9(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
-}
-
-// main_g10: a linalg.generic over [16, 4, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g10(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 4LL % 16LL;
-  long long d1 = point / 1LL % 4LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 32LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 32LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g11: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g11(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g12: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g12(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g13: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g13(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v2v.v[e];
-    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g14: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g14(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g15: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g7: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
@@ -1152,8 +1045,8 @@ __global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g16: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g8: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g8(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1171,8 +1064,8 @@ __global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
 }
 
-// main_g17: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g17(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g9: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g9(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1190,8 +1083,8 @@ __global__ void main_g17(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
 }
 
-// main_g18: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g10: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g10(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1209,8 +1102,8 @@ __global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g19: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g19(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, float *__restrict__ p3, float *__restrict__ p4) {
+// main_g11: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g11(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1220,26 +1113,23 @@ __global__ void main_g19(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat
   coda::rt::Vec8 v1v;
   coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
   coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v4v = coda::rt::load8(p2, d0 * 128LL + d1 * 16LL + d2v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v2 = v2v.v[e];
     float v3 = v3v.v[e];
-    float v4 = v4v.v[e];
-    float v5 = v2;
-    float v6 = __bfloat162float(__float2bfloat16_rn(v3 + v4));
-    float v7 = v6;
-    float v8 = 5.000000000e-01f;
-    float v9 = v7 * v8;
-    v0v.v[e] = v5;
-    v1v.v[e] = v9;
+    float v4 = v2;
+    float v5 = v3;
+    float v6 = 5.000000000e-01f;
+    float v7 = v5 * v6;
+    v0v.v[e] = v4;
+    v1v.v[e] = v7;
   }
-  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v0v);
-  coda::rt::store8(p4, d0 * 128LL + d1 * 16LL + d2v, v1v);
+  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
+  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
 }
 
-// main_g20: a linalg.generic over [8] outside the kernels.
-__global__ void main_g20(long long *__restrict__ p0) {
+// main_g12: a linalg.generic over [8] outside the kernels.
+__global__ void main_g12(long long *__restrict__ p0) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 8LL) return;
   long long d0 = point / 1LL % 8LL;
@@ -1250,8 +1140,8 @@ __global__ void main_g20(long long *__restrict__ p0) {
   coda::rt::store(p0, d0, v0);
 }
 
-// main_g21: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g13: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g13(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 512LL % 2LL;
@@ -1264,8 +1154,8 @@ __global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
 }
 
-// main_g22: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g22(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g14: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g14(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1283,14 +1173,14 @@ __global__ void main_g22(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g23: linalg.fill.
-__global__ void main_g23(float *__restrict__ dst) {
+// main_g15: linalg.fill.
+__global__ void main_g15(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g24: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g24(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g16: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g16(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1307,8 +1197,8 @@ __global__ void main_g24(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g25: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g25(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+// main_g17: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g17(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1329,14 +1219,14 @@ __global__ void main_g25(const float *__restrict__ p0, const long long *__restri
   coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g26: linalg.fill.
-__global__ void main_g26(float *__restrict__ dst) {
+// main_g18: linalg.fill.
+__global__ void main_g18(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
 }
 
-// main_g27: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g27(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g19: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g19(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1350,8 +1240,8 @@ __global__ void main_g27(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 8LL + d1, v0);
 }
 
-// main_g28: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g28(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g20: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g20(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1370,14 +1260,14 @@ __global__ void main_g28(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g29: linalg.fill.
-__global__ void main_g29(float *__restrict__ dst) {
+// main_g21: linalg.fill.
+__global__ void main_g21(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g30: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g30(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g22: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g22(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1392,8 +1282,8 @@ __global__ void main_g30(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g31: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g31(const float *__restrict__ p0, bool *__restrict__ p1) {
+// main_g23: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g23(const float *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1408,14 +1298,14 @@ __global__ void main_g31(const float *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g32: linalg.fill.
-__global__ void main_g32(bool *__restrict__ dst) {
+// main_g24: linalg.fill.
+__global__ void main_g24(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -1);
 }
 
-// main_g33: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g33(const bool *__restrict__ p0, bool *__restrict__ p1) {
+// main_g25: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g25(const bool *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1430,8 +1320,8 @@ __global__ void main_g33(const bool *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g34: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g34(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g26: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g26(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1453,14 +1343,14 @@ __global__ void main_g34(const bool *__restrict__ p0, const float *__restrict__ 
   coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g35: linalg.fill.
-__global__ void main_g35(float *__restrict__ dst) {
+// main_g27: linalg.fill.
+__global__ void main_g27(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g36: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g36(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g28: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g28(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 128LL % 8LL;
@@ -1477,8 +1367,8 @@ __global__ void main_g36(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
 }
 
-// main_g37: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g37(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g29: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g29(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1495,8 +1385,8 @@ __global__ void main_g37(const float *__restrict__ p0, __nv_bfloat16 *__restrict
   coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
 }
 
-// main_g38: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g38(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g30: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g30(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1513,8 +1403,8 @@ __global__ void main_g38(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g39: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g39(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
+// main_g31: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g31(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 8LL % 16LL;
@@ -1547,8 +1437,8 @@ __global__ void main_g39(const __nv_bfloat16 *__restrict__ p0, const float *__re
   coda::rt::store8(p4, d0 * 64LL + d1v, v0v);
 }
 
-// main_g41: a linalg.generic over [64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g41(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g33: a linalg.generic over [64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g33(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 8LL) return;
   long long d0v = point / 1LL % 8LL * 8LL;
@@ -1565,8 +1455,8 @@ __global__ void main_g41(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   coda::rt::store8(p1, d0v, v0v);
 }
 
-// main_g40: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__device__ __forceinline__ void main_g40_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g32: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__device__ __forceinline__ void main_g32_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   if (point >= 16LL) return;
   long long d0 = point / 1LL % 16LL;
   float v0 = 0.f; // this lane's part
@@ -1588,17 +1478,17 @@ __device__ __forceinline__ void main_g40_row(long long point, int lane, const __
 }
 
 // One warp per output point.
-__global__ void main_g40(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-  main_g40_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1);
+__global__ void main_g32(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+  main_g32_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1);
 }
 
-// main_g40, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
-__global__ void __launch_bounds__(1024) main_g40_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, unsigned *__restrict__ done, int tileM, long long early, int side) {
-  coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g40_row(point, lane, p0, p1); });
+// main_g32, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
+__global__ void __launch_bounds__(1024) main_g32_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, unsigned *__restrict__ done, int tileM, long long early, int side) {
+  coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g32_row(point, lane, p0, p1); });
 }
 
-// main_g42: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g42(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
+// main_g34: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g34(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 8LL % 16LL;
@@ -1638,7 +1528,7 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_32x64_32x64_rows_run_workspace_size());
-  scratch = std::max(scratch, coda_rope_permute_128x64_c0w128d16_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size());
   scratch = std::max(scratch, main_k0_workspace_size(16, 128, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
@@ -1646,14 +1536,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 185600 + scratch;
+  return 174336 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 185600;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57088)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62208)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63232)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 64256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 65280)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg13)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 69376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 71424)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74496)) || !coda_aligned(reinterpret_cast<float *>(ws + 76544)) || !coda_aligned(reinterpret_cast<float *>(ws + 80640)) || !coda_aligned(reinterpret_cast<float *>(ws + 84736)) || !coda_aligned(reinterpret_cast<float *>(ws + 89088)) || !coda_aligned(reinterpret_cast<float *>(ws + 93184)) || !coda_aligned(reinterpret_cast<float *>(ws + 101376)) || !coda_aligned(reinterpret_cast<float *>(ws + 103936)) || !coda_aligned(reinterpret_cast<float *>(ws + 107520)) || !coda_aligned(reinterpret_cast<float *>(ws + 113664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 117760)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 119808)) || !coda_aligned(reinterpret_cast<float *>(ws + 121856)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 126208)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<float *>(ws + 128256)) || !coda_aligned(reinterpret_cast<float *>(ws + 181248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 174336;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56064)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61184)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63232)) || !coda_aligned(reinterpret_cast<float *>(ws + 65280)) || !coda_aligned(reinterpret_cast<float *>(ws + 69376)) || !coda_aligned(reinterpret_cast<float *>(ws + 73472)) || !coda_aligned(reinterpret_cast<float *>(ws + 77824)) || !coda_aligned(reinterpret_cast<float *>(ws + 81920)) || !coda_aligned(reinterpret_cast<float *>(ws + 90112)) || !coda_aligned(reinterpret_cast<float *>(ws + 92672)) || !coda_aligned(reinterpret_cast<float *>(ws + 96256)) || !coda_aligned(reinterpret_cast<float *>(ws + 102400)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 108544)) || !coda_aligned(reinterpret_cast<float *>(ws + 110592)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 114944)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<float *>(ws + 116992)) || !coda_aligned(reinterpret_cast<float *>(ws + 169984)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1665,8 +1555,8 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<float *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 12544), scratch, stream)) return s;
   // weight preparation @coda_concat_weights_64x64_32x64_32x64_rows.
   if (int s = coda_concat_weights_64x64_32x64_32x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 256), reinterpret_cast<__nv_bfloat16 *>(ws + 8448), reinterpret_cast<__nv_bfloat16 *>(ws + 12544), reinterpret_cast<__nv_bfloat16 *>(ws + 16640), scratch, stream)) return s;
-  // weight preparation @coda_rope_permute_128x64_c0w128d16.
-  if (int s = coda_rope_permute_128x64_c0w128d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16640), reinterpret_cast<__nv_bfloat16 *>(ws + 33024), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_128x64_c64w32d16_c0w64d16.
+  if (int s = coda_rope_permute_128x64_c64w32d16_c0w64d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16640), reinterpret_cast<__nv_bfloat16 *>(ws + 33024), scratch, stream)) return s;
   main_g3<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg12), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 49408), reinterpret_cast<__nv_bfloat16 *>(ws + 49920));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // main_g1 hands its rows to main_k0, which runs beside it.
@@ -1683,106 +1573,90 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 33024), reinterpret_cast<__nv_bfloat16 *>(ws + 49408), reinterpret_cast<__nv_bfloat16 *>(ws + 49920), reinterpret_cast<float *>(ws + 50432), reinterpret_cast<__nv_bfloat16 *>(ws + 50944), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 50688) : nullptr, main_k0_rows.sms)) return s;
   main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 55040));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 57088));
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 56064));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55040), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 58112));
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<__nv_bfloat16 *>(ws + 60160));
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 60160));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 62208));
+  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 61184));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 63232));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 63232), reinterpret_cast<__nv_bfloat16 *>(ws + 64256));
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<float *>(ws + 65280));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64256), reinterpret_cast<__nv_bfloat16 *>(ws + 65280));
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 63232), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<float *>(ws + 69376), reinterpret_cast<float *>(ws + 73472));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62208), reinterpret_cast<__nv_bfloat16 *>(ws + 65280));
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 77568));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65280), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 67328));
+  main_g13<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65280), reinterpret_cast<float *>(ws + 77824));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 67328), reinterpret_cast<__nv_bfloat16 *>(ws + 69376));
+  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 77824), reinterpret_cast<float *>(ws + 81920));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 71424));
+  main_g15<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 86016));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 71424), reinterpret_cast<__nv_bfloat16 *>(ws + 72448));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 88064), reinterpret_cast<float *>(ws + 86016), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g16<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 73472), reinterpret_cast<float *>(ws + 81920), reinterpret_cast<float *>(ws + 88064));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 57088), reinterpret_cast<__nv_bfloat16 *>(ws + 74496));
+  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 88064), reinterpret_cast<long long *>(ws + 77568), reinterpret_cast<long long *>(ws + 77568), reinterpret_cast<float *>(ws + 90112));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 72448), reinterpret_cast<float *>(ws + 76544));
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 92160));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74496), reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 69376), reinterpret_cast<float *>(ws + 80640), reinterpret_cast<float *>(ws + 84736));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 92160), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 90112), reinterpret_cast<float *>(ws + 92416));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 88832));
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 90112), reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 92672));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 76544), reinterpret_cast<float *>(ws + 89088));
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 94720));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89088), reinterpret_cast<float *>(ws + 93184));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 94976), reinterpret_cast<float *>(ws + 94720), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 92672), reinterpret_cast<float *>(ws + 94976));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 97280));
+  main_g23<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 90112), reinterpret_cast<bool *>(ws + 95232));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 99328), reinterpret_cast<float *>(ws + 97280), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g24<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 84736), reinterpret_cast<float *>(ws + 93184), reinterpret_cast<float *>(ws + 99328));
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 95744));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 99328), reinterpret_cast<long long *>(ws + 88832), reinterpret_cast<long long *>(ws + 88832), reinterpret_cast<float *>(ws + 101376));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 96000), reinterpret_cast<bool *>(ws + 95744), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 95232), reinterpret_cast<bool *>(ws + 96000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 103424));
+  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 96000), reinterpret_cast<float *>(ws + 92672), reinterpret_cast<float *>(ws + 94976), reinterpret_cast<float *>(ws + 96256));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 103680), reinterpret_cast<float *>(ws + 103424), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101376), reinterpret_cast<float *>(ws + 103680));
+  main_g27<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98304));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101376), reinterpret_cast<float *>(ws + 103680), reinterpret_cast<float *>(ws + 103936));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 102400), reinterpret_cast<float *>(ws + 98304), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g28<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 96256), reinterpret_cast<float *>(ws + 69376), reinterpret_cast<float *>(ws + 102400));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 105984));
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 102400), reinterpret_cast<__nv_bfloat16 *>(ws + 106496));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 106240), reinterpret_cast<float *>(ws + 105984), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 103936), reinterpret_cast<float *>(ws + 106240));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101376), reinterpret_cast<bool *>(ws + 106496));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 107008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 107264), reinterpret_cast<bool *>(ws + 107008), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 106496), reinterpret_cast<bool *>(ws + 107264));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 107264), reinterpret_cast<float *>(ws + 103936), reinterpret_cast<float *>(ws + 106240), reinterpret_cast<float *>(ws + 107520));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 109568));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 113664), reinterpret_cast<float *>(ws + 109568), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g36<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 107520), reinterpret_cast<float *>(ws + 80640), reinterpret_cast<float *>(ws + 113664));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 113664), reinterpret_cast<__nv_bfloat16 *>(ws + 117760));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 117760), reinterpret_cast<__nv_bfloat16 *>(ws + 119808));
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 106496), reinterpret_cast<__nv_bfloat16 *>(ws + 108544));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 119808), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 121856), reinterpret_cast<float *>(ws + 125952), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
-  main_g39<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 121856), reinterpret_cast<float *>(ws + 125952), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 126208));
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 108544), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 110592), reinterpret_cast<float *>(ws + 114688), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  main_g31<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 110592), reinterpret_cast<float *>(ws + 114688), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 114944));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g41<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<float *>(ws + 128256));
+  main_g33<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<float *>(ws + 116992));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<float *>(ws + 128256), reinterpret_cast<__nv_bfloat16 *>(ws + 128512), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<float *>(ws + 116992), reinterpret_cast<__nv_bfloat16 *>(ws + 117248), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<float *>(ws + 128256), reinterpret_cast<__nv_bfloat16 *>(ws + 140800), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<float *>(ws + 116992), reinterpret_cast<__nv_bfloat16 *>(ws + 129536), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 128512), reinterpret_cast<__nv_bfloat16 *>(ws + 140800), reinterpret_cast<__nv_bfloat16 *>(ws + 153088), scratch, stream)) return s;
-  // main_g40 hands its rows to main_k2, which runs beside it.
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 117248), reinterpret_cast<__nv_bfloat16 *>(ws + 129536), reinterpret_cast<__nv_bfloat16 *>(ws + 141824), scratch, stream)) return s;
+  // main_g32 hands its rows to main_k2, which runs beside it.
   coda::rt::RowsOverlap main_k2_rows = main_k2_rows_overlap(16, 192);
   if (main_k2_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 177920), 0, 4, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 166656), 0, 4, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g40_published<<<main_k2_rows.sms + main_k2_rows.side, 1024, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 126208), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<unsigned *>(ws + 177920), 128, main_k2_rows.early, main_k2_rows.side);
+    main_g32_published<<<main_k2_rows.sms + main_k2_rows.side, 1024, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 114944), reinterpret_cast<float *>(ws + 166400), reinterpret_cast<unsigned *>(ws + 166656), 128, main_k2_rows.early, main_k2_rows.side);
   } else {
-    main_g40<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 126208), reinterpret_cast<float *>(ws + 177664));
+    main_g32<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 114944), reinterpret_cast<float *>(ws + 166400));
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k2.
-  if (int s = main_k2_launch(reinterpret_cast<__nv_bfloat16 *>(ws + 126208), reinterpret_cast<__nv_bfloat16 *>(ws + 153088), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<__nv_bfloat16 *>(ws + 178176), 16, 192, 64, 64, 64, 192, scratch, stream, main_k2_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 177920) : nullptr, main_k2_rows.sms)) return s;
+  if (int s = main_k2_launch(reinterpret_cast<__nv_bfloat16 *>(ws + 114944), reinterpret_cast<__nv_bfloat16 *>(ws + 141824), reinterpret_cast<float *>(ws + 166400), reinterpret_cast<__nv_bfloat16 *>(ws + 166912), 16, 192, 64, 64, 64, 192, scratch, stream, main_k2_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 166656) : nullptr, main_k2_rows.sms)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 178176), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 181248), reinterpret_cast<float *>(ws + 185344), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
-  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 126208), reinterpret_cast<float *>(ws + 181248), reinterpret_cast<float *>(ws + 185344), static_cast<const __nv_bfloat16 *>(arg11), static_cast<__nv_bfloat16 *>(result0));
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 166912), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 169984), reinterpret_cast<float *>(ws + 174080), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 114944), reinterpret_cast<float *>(ws + 169984), reinterpret_cast<float *>(ws + 174080), static_cast<const __nv_bfloat16 *>(arg11), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }

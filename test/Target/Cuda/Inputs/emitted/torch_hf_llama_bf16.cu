@@ -69,25 +69,27 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   float v16 = v14 + v15;
   float v17 = rsqrtf(v16);
   long long v18 = v8 * v11;
-  float v19 = v0 * v17;
-  float v20 = v1 * v17;
-  float v21 = v2;
-  float v22 = v3;
-  float v23 = v4;
-  float v24 = v5;
-  float v25 = v20 * v23;
-  float v26 = v19 * v21;
-  float v27 = v26 - v25;
-  float v28 = v19 * v24;
-  float v29 = v20 * v22;
-  float v30 = v29 + v28;
-  bool v31 = v18 < v9;
-  bool v32 = v18 >= v10;
-  bool v33 = v32 & v31;
-  float v34 = v33 ? v27 : v19;
-  float v35 = v33 ? v30 : v20;
-  out[0] = v34;
-  out[1] = v35;
+  bool v19 = v18 < v9;
+  bool v20 = v18 >= v10;
+  bool v21 = v20 & v19;
+  bool v22 = v18 < v10;
+  float v23 = v0 * v17;
+  float v24 = v1 * v17;
+  float v25 = v2;
+  float v26 = v3;
+  float v27 = v4;
+  float v28 = v5;
+  float v29 = v24 * v27;
+  float v30 = v23 * v25;
+  float v31 = v30 - v29;
+  float v32 = v23 * v28;
+  float v33 = v24 * v26;
+  float v34 = v33 + v32;
+  bool v35 = v21 | v22;
+  float v36 = v35 ? v31 : v23;
+  float v37 = v35 ? v34 : v24;
+  out[0] = v36;
+  out[1] = v37;
 }
 
 // Value stream 0: result #0 (even and odd column of each pair).
@@ -107,14 +109,14 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
-// coda-tuning-key: 16x128x64:bf16:nt:rotate-halves16:tiled16-bf16,tiled16-bf16,row-f32:store-bf16:ops26
+// coda-tuning-key: 16x128x64:bf16:nt:rotate:tiled16-bf16,tiled16-bf16,row-f32:store-bf16:ops27
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
-// model inputs: epilogue 2.0 bytes and 26 fp32 ops per element (24 with div.full.f32)
+// model inputs: epilogue 2.0 bytes and 27 fp32 ops per element (25 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.031 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.031 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.027 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.027 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.032 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.032 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
@@ -162,14 +164,6 @@ struct main_k0_kernel {
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
 
-// Where main_k0's result waits with its pairs side by side, in its workspace: after the GEMM's own workspace and partials.
-static size_t main_k0_staging_offset(int m, int n, int k) {
-  using G = main_k0_kernel::Gemm;
-  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
-  return coda_round_up(G::get_workspace_size(args));
-}
-
 // How a reduction of main_k0's rows run just before it shares the GPU with it.
 static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   using K = main_k0_kernel;
@@ -194,19 +188,16 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});
   cute::get<0>(sA) = lda;
   cute::get<0>(sB) = ldb;
-  // The pairs side by side, packed, after the GEMM's workspace and partials.
-  K::ElementD *staging = reinterpret_cast<K::ElementD *>(static_cast<char *>(workspace) + main_k0_staging_offset(m, n, k));
+  cute::get<0>(sD) = ldd;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
-      {{}, nullptr, sD, staging, sD}};
+      {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0), 16}, {static_cast<const cutlass::bfloat16_t *>(operand1), 16}, {{static_cast<const float *>(operand2)}, rowsDone}, {}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
-  if (coda::rt::launchPairsToHalves<K::ElementD, 16>(staging, static_cast<K::ElementD *>(result0), m, n, ldd, stream) != cudaSuccess)
-    return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
@@ -217,7 +208,10 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, const
 
 // Bytes of device memory main_k0 needs as its workspace.
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
-  return main_k0_staging_offset(m, n, k) + coda_round_up(size_t(m) * n * sizeof(main_k0_kernel::ElementD));
+  using G = main_k0_kernel::Gemm;
+  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  return coda_round_up(G::get_workspace_size(args));
 }
 
 // The epilogue region of main_k1 in fp32: one call per accumulator element, 2 value(s) out.
@@ -812,8 +806,8 @@ extern "C" int coda_concat_weights_64x64_32x64_32x64_rows_run(const void *arg0, 
   return CODA_OK;
 }
 
-// coda_rope_permute_128x64_c0w128d16_g0: a linalg.generic over [128, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void coda_rope_permute_128x64_c0w128d16_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// coda_rope_permute_128x64_c64w32d16_c0w64d16_g0: a linalg.generic over [128, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void coda_rope_permute_128x64_c64w32d16_c0w64d16_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 8LL % 128LL;
@@ -824,42 +818,57 @@ __global__ void coda_rope_permute_128x64_c0w128d16_g0(const __nv_bfloat16 *__res
     long long d1 = d1v + e;
     long long v1 = d0;
     long long v2 = d1;
-    long long v3 = 16;
-    long long v4 = v1 / v3;
-    long long v5 = v1 % v3;
-    long long v6 = 2;
-    long long v7 = v5 / v6;
-    long long v8 = v5 % v6;
-    long long v9 = 8;
-    long long v10 = v8 * v9;
-    long long v11 = v7 + v10;
-    long long v12 = v4 * v3;
-    long long v13 = v12 + v11;
-    long long v14 = 128;
-    bool v15 = v1 < v14;
-    long long v16 = 0;
-    bool v17 = v1 >= v16;
-    bool v18 = v17 & v15;
-    long long v19 = v18 ? v13 : v1;
-    float v20 = coda::rt::load(p0, v19 * 64LL + v2);
-    v0v.v[e] = v20;
+    long long v3 = 64;
+    long long v4 = v1 - v3;
+    long long v5 = 16;
+    long long v6 = v4 / v5;
+    long long v7 = v4 % v5;
+    long long v8 = 2;
+    long long v9 = v7 / v8;
+    long long v10 = v7 % v8;
+    long long v11 = 8;
+    long long v12 = v10 * v11;
+    long long v13 = v9 + v12;
+    long long v14 = v6 * v5;
+    long long v15 = v14 + v13;
+    long long v16 = v15 + v3;
+    long long v17 = 96;
+    bool v18 = v1 < v17;
+    bool v19 = v1 >= v3;
+    bool v20 = v19 & v18;
+    long long v21 = v20 ? v16 : v1;
+    long long v22 = v1 / v5;
+    long long v23 = v1 % v5;
+    long long v24 = v23 / v8;
+    long long v25 = v23 % v8;
+    long long v26 = v25 * v11;
+    long long v27 = v24 + v26;
+    long long v28 = v22 * v5;
+    long long v29 = v28 + v27;
+    bool v30 = v1 < v3;
+    long long v31 = 0;
+    bool v32 = v1 >= v31;
+    bool v33 = v32 & v30;
+    long long v34 = v33 ? v29 : v21;
+    float v35 = coda::rt::load(p0, v34 * 64LL + v2);
+    v0v.v[e] = v35;
   }
   coda::rt::store8(p1, d0 * 64LL + d1v, v0v);
 }
 
-// Bytes of device memory coda_rope_permute_128x64_c0w128d16_run needs as its workspace.
-extern "C" size_t coda_rope_permute_128x64_c0w128d16_run_workspace_size() {
+// Bytes of device memory coda_rope_permute_128x64_c64w32d16_c0w64d16_run needs as its workspace.
+extern "C" size_t coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size() {
   size_t scratch = 0;
   return 0 + scratch;
 }
 
-// @coda_rope_permute_128x64_c0w128d16 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
-extern "C" int coda_rope_permute_128x64_c0w128d16_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
+// @coda_rope_permute_128x64_c64w32d16_c0w64d16 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_rope_permute_128x64_c64w32d16_c0w64d16_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
   [[maybe_unused]] void *scratch = ws + 0;
   if (!coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
-  coda_rope_permute_128x64_c0w128d16_g0<<<4, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
+  coda_rope_permute_128x64_c64w32d16_c0w64d16_g0<<<4, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
@@ -927,43 +936,23 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
 // main_g3: tensor.extract_slice, 8 elements per thread.
 __global__ void main_g3(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
-}
-
-// main_g4: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g4(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
   long long i1 = point / 1LL % 4LL * 8LL;
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 96LL));
 }
 
-// main_g5: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g5(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
+// main_g4: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g4(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v2v.v[e];
-    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
 }
 
-// main_g6: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g6(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g5: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g5(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -980,104 +969,8 @@ __global__ void main_g6(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__r
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g7: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
-}
-
-// main_g8: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
-}
-
-// main_g9: a linalg.generic over [16, 4, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g9(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 4LL % 16LL;
-  long long d1 = point / 1LL % 4LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 32LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 32LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g10: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g10(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g11: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g11(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g12: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g12(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v2v.v[e];
-    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g13: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g13(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g14: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g14(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g6: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
@@ -1085,8 +978,8 @@ __global__ void main_g14(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g15: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g15(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g7: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1104,8 +997,8 @@ __global__ void main_g15(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
 }
 
-// main_g16: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g8: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g8(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1123,8 +1016,8 @@ __global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
 }
 
-// main_g17: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g17(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g9: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g9(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1142,8 +1035,8 @@ __global__ void main_g17(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g18: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, float *__restrict__ p3, float *__restrict__ p4) {
+// main_g10: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g10(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1153,26 +1046,23 @@ __global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat
   coda::rt::Vec8 v1v;
   coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
   coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v4v = coda::rt::load8(p2, d0 * 128LL + d1 * 16LL + d2v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v2 = v2v.v[e];
     float v3 = v3v.v[e];
-    float v4 = v4v.v[e];
-    float v5 = v2;
-    float v6 = __bfloat162float(__float2bfloat16_rn(v3 + v4));
-    float v7 = v6;
-    float v8 = 5.000000000e-01f;
-    float v9 = v7 * v8;
-    v0v.v[e] = v5;
-    v1v.v[e] = v9;
+    float v4 = v2;
+    float v5 = v3;
+    float v6 = 5.000000000e-01f;
+    float v7 = v5 * v6;
+    v0v.v[e] = v4;
+    v1v.v[e] = v7;
   }
-  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v0v);
-  coda::rt::store8(p4, d0 * 128LL + d1 * 16LL + d2v, v1v);
+  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
+  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
 }
 
-// main_g19: a linalg.generic over [8] outside the kernels.
-__global__ void main_g19(long long *__restrict__ p0) {
+// main_g11: a linalg.generic over [8] outside the kernels.
+__global__ void main_g11(long long *__restrict__ p0) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 8LL) return;
   long long d0 = point / 1LL % 8LL;
@@ -1183,8 +1073,8 @@ __global__ void main_g19(long long *__restrict__ p0) {
   coda::rt::store(p0, d0, v0);
 }
 
-// main_g20: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g20(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g12: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g12(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 512LL % 2LL;
@@ -1197,8 +1087,8 @@ __global__ void main_g20(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
 }
 
-// main_g21: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g13: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g13(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1216,14 +1106,14 @@ __global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g22: linalg.fill.
-__global__ void main_g22(float *__restrict__ dst) {
+// main_g14: linalg.fill.
+__global__ void main_g14(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g23: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g23(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g15: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g15(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1240,8 +1130,8 @@ __global__ void main_g23(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g24: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g24(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+// main_g16: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g16(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1262,14 +1152,14 @@ __global__ void main_g24(const float *__restrict__ p0, const long long *__restri
   coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g25: linalg.fill.
-__global__ void main_g25(float *__restrict__ dst) {
+// main_g17: linalg.fill.
+__global__ void main_g17(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
 }
 
-// main_g26: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g26(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g18: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g18(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1283,8 +1173,8 @@ __global__ void main_g26(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 8LL + d1, v0);
 }
 
-// main_g27: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g27(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g19: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g19(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1303,14 +1193,14 @@ __global__ void main_g27(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g28: linalg.fill.
-__global__ void main_g28(float *__restrict__ dst) {
+// main_g20: linalg.fill.
+__global__ void main_g20(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g29: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g29(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g21: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1325,8 +1215,8 @@ __global__ void main_g29(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g30: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g30(const float *__restrict__ p0, bool *__restrict__ p1) {
+// main_g22: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g22(const float *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1341,14 +1231,14 @@ __global__ void main_g30(const float *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g31: linalg.fill.
-__global__ void main_g31(bool *__restrict__ dst) {
+// main_g23: linalg.fill.
+__global__ void main_g23(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -1);
 }
 
-// main_g32: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g32(const bool *__restrict__ p0, bool *__restrict__ p1) {
+// main_g24: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g24(const bool *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1363,8 +1253,8 @@ __global__ void main_g32(const bool *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g33: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g33(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g25: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g25(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1386,14 +1276,14 @@ __global__ void main_g33(const bool *__restrict__ p0, const float *__restrict__ 
   coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g34: linalg.fill.
-__global__ void main_g34(float *__restrict__ dst) {
+// main_g26: linalg.fill.
+__global__ void main_g26(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g35: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g35(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g27: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g27(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 128LL % 8LL;
@@ -1410,8 +1300,8 @@ __global__ void main_g35(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
 }
 
-// main_g36: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g36(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g28: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g28(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1428,8 +1318,8 @@ __global__ void main_g36(const float *__restrict__ p0, __nv_bfloat16 *__restrict
   coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
 }
 
-// main_g37: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g37(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g29: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g29(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1453,7 +1343,7 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_32x64_32x64_rows_run_workspace_size());
-  scratch = std::max(scratch, coda_rope_permute_128x64_c0w128d16_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size());
   scratch = std::max(scratch, main_k0_workspace_size(16, 128, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
@@ -1461,14 +1351,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 176128 + scratch;
+  return 164864 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 176128;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50688)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56832)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61952)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 64000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 65024)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 69120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 71168)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74240)) || !coda_aligned(reinterpret_cast<float *>(ws + 76288)) || !coda_aligned(reinterpret_cast<float *>(ws + 80384)) || !coda_aligned(reinterpret_cast<float *>(ws + 84480)) || !coda_aligned(reinterpret_cast<float *>(ws + 88832)) || !coda_aligned(reinterpret_cast<float *>(ws + 92928)) || !coda_aligned(reinterpret_cast<float *>(ws + 101120)) || !coda_aligned(reinterpret_cast<float *>(ws + 103680)) || !coda_aligned(reinterpret_cast<float *>(ws + 107264)) || !coda_aligned(reinterpret_cast<float *>(ws + 113408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 117504)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 119552)))
+  [[maybe_unused]] void *scratch = ws + 164864;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50688)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60928)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 65024)) || !coda_aligned(reinterpret_cast<float *>(ws + 69120)) || !coda_aligned(reinterpret_cast<float *>(ws + 73216)) || !coda_aligned(reinterpret_cast<float *>(ws + 77568)) || !coda_aligned(reinterpret_cast<float *>(ws + 81664)) || !coda_aligned(reinterpret_cast<float *>(ws + 89856)) || !coda_aligned(reinterpret_cast<float *>(ws + 92416)) || !coda_aligned(reinterpret_cast<float *>(ws + 96000)) || !coda_aligned(reinterpret_cast<float *>(ws + 102144)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 108288)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1.
   if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1478,8 +1368,8 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg4), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), scratch, stream)) return s;
   // weight preparation @coda_concat_weights_64x64_32x64_32x64_rows.
   if (int s = coda_concat_weights_64x64_32x64_32x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), scratch, stream)) return s;
-  // weight preparation @coda_rope_permute_128x64_c0w128d16.
-  if (int s = coda_rope_permute_128x64_c0w128d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_128x64_c64w32d16_c0w64d16.
+  if (int s = coda_rope_permute_128x64_c64w32d16_c0w64d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), scratch, stream)) return s;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg11), reinterpret_cast<__nv_bfloat16 *>(ws + 49152), reinterpret_cast<__nv_bfloat16 *>(ws + 49664));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // main_g1 hands its rows to main_k0, which runs beside it.
@@ -1496,91 +1386,75 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 49152), reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<float *>(ws + 50176), reinterpret_cast<__nv_bfloat16 *>(ws + 50688), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 50432) : nullptr, main_k0_rows.sms)) return s;
   main_g3<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 54784));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 56832));
+  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 55808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54784), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 59904));
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 59904));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 61952));
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), reinterpret_cast<__nv_bfloat16 *>(ws + 60928));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 62976));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62976), reinterpret_cast<__nv_bfloat16 *>(ws + 64000));
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 65024));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 65024));
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62976), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<float *>(ws + 69120), reinterpret_cast<float *>(ws + 73216));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61952), reinterpret_cast<__nv_bfloat16 *>(ws + 65024));
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 77312));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65024), static_cast<const __nv_bfloat16 *>(arg11), reinterpret_cast<__nv_bfloat16 *>(ws + 67072));
+  main_g12<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65024), reinterpret_cast<float *>(ws + 77568));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 67072), reinterpret_cast<__nv_bfloat16 *>(ws + 69120));
+  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 77568), reinterpret_cast<float *>(ws + 81664));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 71168));
+  main_g14<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 85760));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 71168), reinterpret_cast<__nv_bfloat16 *>(ws + 72192));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 87808), reinterpret_cast<float *>(ws + 85760), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 73216), reinterpret_cast<float *>(ws + 81664), reinterpret_cast<float *>(ws + 87808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 56832), reinterpret_cast<__nv_bfloat16 *>(ws + 74240));
+  main_g16<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 87808), reinterpret_cast<long long *>(ws + 77312), reinterpret_cast<long long *>(ws + 77312), reinterpret_cast<float *>(ws + 89856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 72192), reinterpret_cast<float *>(ws + 76288));
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 91904));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 59904), reinterpret_cast<__nv_bfloat16 *>(ws + 69120), reinterpret_cast<float *>(ws + 80384), reinterpret_cast<float *>(ws + 84480));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 92160), reinterpret_cast<float *>(ws + 91904), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89856), reinterpret_cast<float *>(ws + 92160));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 88576));
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89856), reinterpret_cast<float *>(ws + 92160), reinterpret_cast<float *>(ws + 92416));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 76288), reinterpret_cast<float *>(ws + 88832));
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 94464));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 88832), reinterpret_cast<float *>(ws + 92928));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 94720), reinterpret_cast<float *>(ws + 94464), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 94720));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 97024));
+  main_g22<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89856), reinterpret_cast<bool *>(ws + 94976));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 99072), reinterpret_cast<float *>(ws + 97024), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g23<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 92928), reinterpret_cast<float *>(ws + 99072));
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 95488));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 99072), reinterpret_cast<long long *>(ws + 88576), reinterpret_cast<long long *>(ws + 88576), reinterpret_cast<float *>(ws + 101120));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 95744), reinterpret_cast<bool *>(ws + 95488), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 94976), reinterpret_cast<bool *>(ws + 95744));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 103168));
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 95744), reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 94720), reinterpret_cast<float *>(ws + 96000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 103424), reinterpret_cast<float *>(ws + 103168), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101120), reinterpret_cast<float *>(ws + 103424));
+  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98048));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101120), reinterpret_cast<float *>(ws + 103424), reinterpret_cast<float *>(ws + 103680));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 102144), reinterpret_cast<float *>(ws + 98048), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g27<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 96000), reinterpret_cast<float *>(ws + 69120), reinterpret_cast<float *>(ws + 102144));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 105728));
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 102144), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 105984), reinterpret_cast<float *>(ws + 105728), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 103680), reinterpret_cast<float *>(ws + 105984));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101120), reinterpret_cast<bool *>(ws + 106240));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 106752));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 107008), reinterpret_cast<bool *>(ws + 106752), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 106240), reinterpret_cast<bool *>(ws + 107008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 107008), reinterpret_cast<float *>(ws + 103680), reinterpret_cast<float *>(ws + 105984), reinterpret_cast<float *>(ws + 107264));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 109312));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 113408), reinterpret_cast<float *>(ws + 109312), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g35<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 107264), reinterpret_cast<float *>(ws + 80384), reinterpret_cast<float *>(ws + 113408));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 113408), reinterpret_cast<__nv_bfloat16 *>(ws + 117504));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 117504), reinterpret_cast<__nv_bfloat16 *>(ws + 119552));
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 108288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 119552), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 121600), reinterpret_cast<float *>(ws + 123648), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 108288), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), reinterpret_cast<float *>(ws + 112384), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 123904), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 112640), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 136192), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 124928), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 123904), reinterpret_cast<__nv_bfloat16 *>(ws + 136192), reinterpret_cast<__nv_bfloat16 *>(ws + 148480), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 112640), reinterpret_cast<__nv_bfloat16 *>(ws + 124928), reinterpret_cast<__nv_bfloat16 *>(ws + 137216), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 121600), reinterpret_cast<__nv_bfloat16 *>(ws + 148480), reinterpret_cast<float *>(ws + 123648), reinterpret_cast<__nv_bfloat16 *>(ws + 173056), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 110336), reinterpret_cast<__nv_bfloat16 *>(ws + 137216), reinterpret_cast<float *>(ws + 112384), reinterpret_cast<__nv_bfloat16 *>(ws + 161792), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 173056), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 121600), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 161792), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1591,7 +1465,7 @@ extern "C" size_t main_prepare_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_32x64_32x64_rows_run_workspace_size());
-  scratch = std::max(scratch, coda_rope_permute_128x64_c0w128d16_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
@@ -1610,8 +1484,8 @@ extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2
   if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg4), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), scratch, stream)) return s;
   // weight preparation @coda_concat_weights_64x64_32x64_32x64_rows.
   if (int s = coda_concat_weights_64x64_32x64_32x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), scratch, stream)) return s;
-  // weight preparation @coda_rope_permute_128x64_c0w128d16.
-  if (int s = coda_rope_permute_128x64_c0w128d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), static_cast<__nv_bfloat16 *>(prepared0), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_128x64_c64w32d16_c0w64d16.
+  if (int s = coda_rope_permute_128x64_c64w32d16_c0w64d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), static_cast<__nv_bfloat16 *>(prepared0), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
   if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
@@ -1628,14 +1502,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 77824 + scratch;
+  return 66560 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 77824;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 7680)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10752)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 14848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15872)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22016)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 27136)) || !coda_aligned(reinterpret_cast<float *>(ws + 31232)) || !coda_aligned(reinterpret_cast<float *>(ws + 35328)) || !coda_aligned(reinterpret_cast<float *>(ws + 39680)) || !coda_aligned(reinterpret_cast<float *>(ws + 43776)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(reinterpret_cast<float *>(ws + 54528)) || !coda_aligned(reinterpret_cast<float *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 64256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68352)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 70400)))
+  [[maybe_unused]] void *scratch = ws + 66560;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10752)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15872)) || !coda_aligned(reinterpret_cast<float *>(ws + 19968)) || !coda_aligned(reinterpret_cast<float *>(ws + 24064)) || !coda_aligned(reinterpret_cast<float *>(ws + 28416)) || !coda_aligned(reinterpret_cast<float *>(ws + 32512)) || !coda_aligned(reinterpret_cast<float *>(ws + 40704)) || !coda_aligned(reinterpret_cast<float *>(ws + 43264)) || !coda_aligned(reinterpret_cast<float *>(ws + 46848)) || !coda_aligned(reinterpret_cast<float *>(ws + 52992)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57088)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59136)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg11), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 512));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1653,85 +1527,69 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 512), reinterpret_cast<float *>(ws + 1024), reinterpret_cast<__nv_bfloat16 *>(ws + 1536), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 1280) : nullptr, main_k0_rows.sms)) return s;
   main_g3<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 5632));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 7680));
+  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 6656));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5632), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 10752));
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 10752));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 12800));
+  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 10752), reinterpret_cast<__nv_bfloat16 *>(ws + 11776));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 13824));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 13824), reinterpret_cast<__nv_bfloat16 *>(ws + 14848));
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 11776), reinterpret_cast<float *>(ws + 15872));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 14848), reinterpret_cast<__nv_bfloat16 *>(ws + 15872));
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 13824), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<float *>(ws + 19968), reinterpret_cast<float *>(ws + 24064));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 12800), reinterpret_cast<__nv_bfloat16 *>(ws + 15872));
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 28160));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 15872), static_cast<const __nv_bfloat16 *>(arg11), reinterpret_cast<__nv_bfloat16 *>(ws + 17920));
+  main_g12<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 15872), reinterpret_cast<float *>(ws + 28416));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17920), reinterpret_cast<__nv_bfloat16 *>(ws + 19968));
+  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 28416), reinterpret_cast<float *>(ws + 32512));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 22016));
+  main_g14<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 36608));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 22016), reinterpret_cast<__nv_bfloat16 *>(ws + 23040));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 38656), reinterpret_cast<float *>(ws + 36608), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 24064), reinterpret_cast<float *>(ws + 32512), reinterpret_cast<float *>(ws + 38656));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 7680), reinterpret_cast<__nv_bfloat16 *>(ws + 25088));
+  main_g16<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38656), reinterpret_cast<long long *>(ws + 28160), reinterpret_cast<long long *>(ws + 28160), reinterpret_cast<float *>(ws + 40704));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23040), reinterpret_cast<float *>(ws + 27136));
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 42752));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 25088), reinterpret_cast<__nv_bfloat16 *>(ws + 10752), reinterpret_cast<__nv_bfloat16 *>(ws + 19968), reinterpret_cast<float *>(ws + 31232), reinterpret_cast<float *>(ws + 35328));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 42752), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40704), reinterpret_cast<float *>(ws + 43008));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 39424));
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40704), reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 43264));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 27136), reinterpret_cast<float *>(ws + 39680));
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 45312));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 39680), reinterpret_cast<float *>(ws + 43776));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 45568), reinterpret_cast<float *>(ws + 45312), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 43264), reinterpret_cast<float *>(ws + 45568));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 47872));
+  main_g22<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40704), reinterpret_cast<bool *>(ws + 45824));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 49920), reinterpret_cast<float *>(ws + 47872), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g23<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 35328), reinterpret_cast<float *>(ws + 43776), reinterpret_cast<float *>(ws + 49920));
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 46336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 49920), reinterpret_cast<long long *>(ws + 39424), reinterpret_cast<long long *>(ws + 39424), reinterpret_cast<float *>(ws + 51968));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 46592), reinterpret_cast<bool *>(ws + 46336), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 45824), reinterpret_cast<bool *>(ws + 46592));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 54016));
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 46592), reinterpret_cast<float *>(ws + 43264), reinterpret_cast<float *>(ws + 45568), reinterpret_cast<float *>(ws + 46848));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 54272), reinterpret_cast<float *>(ws + 54016), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 51968), reinterpret_cast<float *>(ws + 54272));
+  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 48896));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 51968), reinterpret_cast<float *>(ws + 54272), reinterpret_cast<float *>(ws + 54528));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 52992), reinterpret_cast<float *>(ws + 48896), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g27<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 46848), reinterpret_cast<float *>(ws + 19968), reinterpret_cast<float *>(ws + 52992));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 56576));
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 52992), reinterpret_cast<__nv_bfloat16 *>(ws + 57088));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 56832), reinterpret_cast<float *>(ws + 56576), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 54528), reinterpret_cast<float *>(ws + 56832));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 51968), reinterpret_cast<bool *>(ws + 57088));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 57600));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 57856), reinterpret_cast<bool *>(ws + 57600), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 57088), reinterpret_cast<bool *>(ws + 57856));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 57856), reinterpret_cast<float *>(ws + 54528), reinterpret_cast<float *>(ws + 56832), reinterpret_cast<float *>(ws + 58112));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 60160));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 64256), reinterpret_cast<float *>(ws + 60160), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g35<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58112), reinterpret_cast<float *>(ws + 31232), reinterpret_cast<float *>(ws + 64256));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 64256), reinterpret_cast<__nv_bfloat16 *>(ws + 68352));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68352), reinterpret_cast<__nv_bfloat16 *>(ws + 70400));
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 57088), reinterpret_cast<__nv_bfloat16 *>(ws + 59136));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 70400), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 72448), reinterpret_cast<float *>(ws + 74496), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<float *>(ws + 63232), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 72448), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 74496), reinterpret_cast<__nv_bfloat16 *>(ws + 74752), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 61184), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 63232), reinterpret_cast<__nv_bfloat16 *>(ws + 63488), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 74752), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 72448), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 63488), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 61184), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

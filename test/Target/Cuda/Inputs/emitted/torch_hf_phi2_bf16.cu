@@ -57,95 +57,215 @@ static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM,
   return s;
 }
 
-// The epilogue region of main_k0 in fp32: one call per accumulator element, 1 value(s) out.
-__device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, float v3, float v4, float v5, float v6, float v7, float v8, float v9, float v10, float v11, float v12, float v13, float v14, long long v15, long long v16, float *out) {
-  float v17 = 4.467773438e-02f;
-  float v18 = 7.968750000e-01f;
-  float v19 = 1.000000000e+00f;
-  float v20 = 5.000000000e-01f;
-  long long v21 = 192;
-  long long v22 = 128;
-  long long v23 = 64;
-  double v24 = 1.000000000e-05f;
-  float v25 = 6.400000000e+01f;
-  float v26 = coda::rt::divFull(v13, v25);
-  float v27 = coda::rt::divFull(v14, v25);
-  float v28 = v26 * v26;
-  float v29 = v27 - v28;
-  float v30 = v24;
-  float v31 = v29 + v30;
-  float v32 = rsqrtf(v31);
-  float v33 = v26 * v1;
-  float v34 = v0 - v33;
-  float v35 = v34 * v32;
-  float v36 = v35 + v2;
-  float v37 = v3;
-  float v38 = v36 + v37;
-  float v39 = v26 * v4;
-  float v40 = v0 - v39;
-  float v41 = v40 * v32;
-  float v42 = v41 + v5;
-  float v43 = v6;
-  float v44 = v42 + v43;
-  float v45 = v26 * v7;
-  float v46 = v0 - v45;
-  float v47 = v46 * v32;
-  float v48 = v47 + v8;
-  float v49 = v9;
-  float v50 = v48 + v49;
-  float v51 = v26 * v10;
-  float v52 = v0 - v51;
-  float v53 = v52 * v32;
-  float v54 = v53 + v11;
-  float v55 = v12;
-  float v56 = v54 + v55;
-  float v57 = v56 * v56 * v56;
-  float v58 = v57 * v17;
-  float v59 = v56 + v58;
-  float v60 = v59 * v18;
-  float v61 = coda::rt::tanhApprox(v60);
-  float v62 = v61 + v19;
-  float v63 = v62 * v20;
-  float v64 = v56 * v63;
-  bool v65 = v16 < v21;
-  float v66 = v65 ? v50 : v64;
-  bool v67 = v16 < v22;
-  float v68 = v67 ? v44 : v66;
-  bool v69 = v16 < v23;
-  float v70 = v69 ? v38 : v68;
-  out[0] = v70;
+// The epilogue region of main_k0 in fp32: one call per column pair, 2 value(s) out.
+__device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, float v3, float v4, float v5, float v6, float v7, float v8, float v9, float v10, float v11, float v12, float v13, float v14, float v15, float v16, float v17, float v18, float v19, float v20, float v21, float v22, float v23, float v24, float v25, float v26, float v27, float v28, float v29, float v30, float v31, long long v32, long long v33, float *out) {
+  long long v34 = -63;
+  float v35 = 4.467773438e-02f;
+  float v36 = 7.968750000e-01f;
+  float v37 = 1.000000000e+00f;
+  float v38 = 5.000000000e-01f;
+  long long v39 = 192;
+  long long v40 = 128;
+  long long v41 = 8;
+  long long v42 = 4;
+  long long v43 = 16;
+  long long v44 = 64;
+  long long v45 = 1;
+  long long v46 = 2;
+  double v47 = 1.000000000e-05f;
+  float v48 = 6.400000000e+01f;
+  float v49 = coda::rt::divFull(v30, v48);
+  float v50 = coda::rt::divFull(v31, v48);
+  float v51 = v49 * v49;
+  float v52 = v50 - v51;
+  float v53 = v47;
+  float v54 = v52 + v53;
+  float v55 = rsqrtf(v54);
+  long long v56 = v33 * v46;
+  long long v57 = v56 + v45;
+  long long v58 = v56 - v44;
+  long long v59 = v58 / v43;
+  long long v60 = v58 % v43;
+  long long v61 = v60 / v46;
+  long long v62 = v60 % v46;
+  long long v63 = v62 * v42;
+  long long v64 = v61 + v63;
+  bool v65 = v60 < v41;
+  long long v66 = v65 ? v64 : v60;
+  long long v67 = v59 * v43;
+  long long v68 = v67 + v66;
+  long long v69 = v68 + v44;
+  bool v70 = v56 < v40;
+  bool v71 = v56 >= v44;
+  bool v72 = v71 & v70;
+  long long v73 = v72 ? v69 : v56;
+  long long v74 = v56 / v43;
+  long long v75 = v56 % v43;
+  long long v76 = v75 / v46;
+  long long v77 = v75 % v46;
+  long long v78 = v77 * v42;
+  long long v79 = v76 + v78;
+  bool v80 = v75 < v41;
+  long long v81 = v80 ? v79 : v75;
+  long long v82 = v74 * v43;
+  long long v83 = v82 + v81;
+  bool v84 = v56 < v44;
+  long long v85 = v84 ? v83 : v73;
+  float v86 = v49 * v2;
+  float v87 = v0 - v86;
+  float v88 = v87 * v55;
+  float v89 = v88 + v4;
+  float v90 = v6;
+  float v91 = v89 + v90;
+  float v92 = v49 * v8;
+  float v93 = v0 - v92;
+  float v94 = v93 * v55;
+  float v95 = v94 + v10;
+  float v96 = v12;
+  float v97 = v95 + v96;
+  float v98 = v49 * v14;
+  float v99 = v0 - v98;
+  float v100 = v99 * v55;
+  float v101 = v100 + v16;
+  float v102 = v18;
+  float v103 = v101 + v102;
+  float v104 = v49 * v20;
+  float v105 = v0 - v104;
+  float v106 = v105 * v55;
+  float v107 = v106 + v22;
+  float v108 = v24;
+  float v109 = v107 + v108;
+  float v110 = v109 * v109 * v109;
+  float v111 = v110 * v35;
+  float v112 = v109 + v111;
+  float v113 = v112 * v36;
+  float v114 = coda::rt::tanhApprox(v113);
+  float v115 = v114 + v37;
+  float v116 = v115 * v38;
+  float v117 = v109 * v116;
+  bool v118 = v85 < v39;
+  float v119 = v118 ? v103 : v117;
+  bool v120 = v85 < v40;
+  float v121 = v120 ? v97 : v119;
+  bool v122 = v85 < v44;
+  float v123 = v122 ? v91 : v121;
+  long long v124 = v56 + v34;
+  long long v125 = v124 / v43;
+  long long v126 = v124 % v43;
+  long long v127 = v126 / v46;
+  long long v128 = v126 % v46;
+  long long v129 = v128 * v42;
+  long long v130 = v127 + v129;
+  bool v131 = v126 < v41;
+  long long v132 = v131 ? v130 : v126;
+  long long v133 = v125 * v43;
+  long long v134 = v133 + v132;
+  long long v135 = v134 + v44;
+  bool v136 = v57 < v40;
+  bool v137 = v57 >= v44;
+  bool v138 = v137 & v136;
+  long long v139 = v138 ? v135 : v57;
+  long long v140 = v57 / v43;
+  long long v141 = v57 % v43;
+  long long v142 = v141 / v46;
+  long long v143 = v141 % v46;
+  long long v144 = v143 * v42;
+  long long v145 = v142 + v144;
+  bool v146 = v141 < v41;
+  long long v147 = v146 ? v145 : v141;
+  long long v148 = v140 * v43;
+  long long v149 = v148 + v147;
+  bool v150 = v57 < v44;
+  long long v151 = v150 ? v149 : v139;
+  float v152 = v49 * v3;
+  float v153 = v1 - v152;
+  float v154 = v153 * v55;
+  float v155 = v154 + v5;
+  float v156 = v7;
+  float v157 = v155 + v156;
+  float v158 = v49 * v9;
+  float v159 = v1 - v158;
+  float v160 = v159 * v55;
+  float v161 = v160 + v11;
+  float v162 = v13;
+  float v163 = v161 + v162;
+  float v164 = v49 * v15;
+  float v165 = v1 - v164;
+  float v166 = v165 * v55;
+  float v167 = v166 + v17;
+  float v168 = v19;
+  float v169 = v167 + v168;
+  float v170 = v49 * v21;
+  float v171 = v1 - v170;
+  float v172 = v171 * v55;
+  float v173 = v172 + v23;
+  float v174 = v25;
+  float v175 = v173 + v174;
+  float v176 = v175 * v175 * v175;
+  float v177 = v176 * v35;
+  float v178 = v175 + v177;
+  float v179 = v178 * v36;
+  float v180 = coda::rt::tanhApprox(v179);
+  float v181 = v180 + v37;
+  float v182 = v181 * v38;
+  float v183 = v175 * v182;
+  bool v184 = v151 < v39;
+  float v185 = v184 ? v169 : v183;
+  bool v186 = v151 < v40;
+  float v187 = v186 ? v163 : v185;
+  bool v188 = v151 < v44;
+  float v189 = v188 ? v157 : v187;
+  float v190 = v26;
+  float v191 = v27;
+  float v192 = v28;
+  float v193 = v29;
+  float v194 = v189 * v192;
+  float v195 = v123 * v190;
+  float v196 = v195 - v194;
+  float v197 = v123 * v193;
+  float v198 = v189 * v191;
+  float v199 = v198 + v197;
+  bool v200 = v72 & v65;
+  bool v201 = v84 & v80;
+  bool v202 = v200 | v201;
+  float v203 = v202 ? v196 : v123;
+  float v204 = v202 ? v199 : v189;
+  out[0] = v203;
+  out[1] = v204;
 }
 
-// Value stream 0: result #0.
+// Value stream 0: result #0 (even and odd column of each pair).
 template <int F> struct main_k0_v0 {
-  CUTLASS_DEVICE cutlass::Array<float, F> operator()(cutlass::Array<int, F> const &rows, cutlass::Array<int, F> const &cols, cutlass::Array<float, F> const &acc, cutlass::Array<float, F> const &x0, cutlass::Array<float, F> const &x1, cutlass::Array<float, F> const &x2, cutlass::Array<float, F> const &x3, cutlass::Array<float, F> const &x4, cutlass::Array<float, F> const &x5, cutlass::Array<float, F> const &x6, cutlass::Array<float, F> const &x7, cutlass::Array<float, F> const &x8, cutlass::Array<float, F> const &x9, cutlass::Array<float, F> const &x10, cutlass::Array<float, F> const &x11, cutlass::Array<float, F> const &x12, cutlass::Array<float, F> const &x13) const {
+  CUTLASS_DEVICE cutlass::Array<float, F> operator()(cutlass::Array<int, F> const &rows, cutlass::Array<int, F> const &cols, cutlass::Array<float, F> const &acc, cutlass::Array<float, F> const &x0, cutlass::Array<float, F> const &x1, cutlass::Array<float, F> const &x2, cutlass::Array<float, F> const &x3, cutlass::Array<float, F> const &x4, cutlass::Array<float, F> const &x5, cutlass::Array<float, F> const &x6, cutlass::Array<float, F> const &x7, cutlass::Array<float, F> const &x8, cutlass::Array<float, F> const &x9, cutlass::Array<float, F> const &x10, cutlass::Array<float, F> const &x11, cutlass::Array<float, F> const &x12, cutlass::Array<float, F> const &x13, cutlass::Array<float, F> const &x14, cutlass::Array<float, F> const &x15) const {
     cutlass::Array<float, F> v;
-    float out[1];
+    float out[2];
+    coda::rt::checkPairs(rows, cols);
     CUTLASS_PRAGMA_UNROLL
-    for (int e = 0; e < F; ++e) {
-      main_k0_epilogue(acc[e], x0[e], x1[e], x2[e], x3[e], x4[e], x5[e], x6[e], x7[e], x8[e], x9[e], x10[e], x11[e], x12[e], x13[e], rows[e], cols[e], out);
+    for (int e = 0; e < F; e += 2) {
+      main_k0_epilogue(acc[e], acc[e + 1], x0[e], x0[e + 1], x1[e], x1[e + 1], x2[e], x2[e + 1], x3[e], x3[e + 1], x4[e], x4[e + 1], x5[e], x5[e + 1], x6[e], x6[e + 1], x7[e], x7[e + 1], x8[e], x8[e + 1], x9[e], x9[e + 1], x10[e], x10[e + 1], x11[e], x11[e + 1], x12[e], x12[e + 1], x13[e], x13[e + 1], x14[e], x15[e], rows[e], cols[e] / 2, out);
       v[e] = out[0];
+      v[e + 1] = out[1];
     }
     return v;
   }
 };
 
-// main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x448x64:bf16:nt:plain:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,row-f32,row-f32:store-bf16:ops79
+// main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
+// coda-tuning-key: 16x448x64:bf16:nt:rotate:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,tiled16-bf16,tiled16-bf16,row-f32,row-f32:store-bf16:ops114
 // configuration: 128x128x64 cluster 2x1 cooperative raster along_n division full (analytic model)
-// model inputs: epilogue 2.0 bytes and 79 fp32 ops per element (71 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.036 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.072 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.072 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 0.092 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.092 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.036 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.036 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.036 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.036 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.036 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "swizzle": 1, "division": "full"} model 0.036 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.036 ms
+// model inputs: epilogue 2.0 bytes and 114 fp32 ops per element (110 with div.full.f32)
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.109 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.109 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.131 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.131 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.055 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.055 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "swizzle": 1, "division": "full"} model 0.055 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.055 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -174,8 +294,10 @@ struct main_k0_kernel {
       cute::seq<>,
       cute::seq<>,
       cute::seq<>,
-      cute::seq<0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13>,
-      cute::seq<14>>,
+      cute::seq<>,
+      cute::seq<>,
+      cute::seq<0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15>,
+      cute::seq<16>>,
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 0
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 1
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, cutlass::bfloat16_t, float>,  // 2
@@ -188,10 +310,12 @@ struct main_k0_kernel {
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 9
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 10
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, cutlass::bfloat16_t, float>,  // 11
-      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 12
-      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 13
-      coda::rt::IndexedCompute<main_k0_v0>,  // 14
-      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 15
+      coda::rt::GlobalLoad<cutlass::bfloat16_t, 16>,  // 12
+      coda::rt::GlobalLoad<cutlass::bfloat16_t, 16>,  // 13
+      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 14
+      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 15
+      coda::rt::IndexedCompute<main_k0_v0>,  // 16
+      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 17
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
@@ -217,10 +341,10 @@ static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 }
 
-static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, const void *operand8, const void *operand9, const void *operand10, const void *operand11, const void *operand12, const void *operand13, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
+static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, const void *operand8, const void *operand9, const void *operand10, const void *operand11, const void *operand12, const void *operand13, const void *operand14, const void *operand15, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
   using K = main_k0_kernel;
   using G = K::Gemm;
-  if (m < 1 || n < 1 || k < 1)
+  if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 16 != 0)
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
@@ -240,7 +364,7 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
   args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
-  args.epilogue.thread = {{static_cast<const float *>(operand0)}, {static_cast<const float *>(operand1)}, {static_cast<const cutlass::bfloat16_t *>(operand2)}, {static_cast<const float *>(operand3)}, {static_cast<const float *>(operand4)}, {static_cast<const cutlass::bfloat16_t *>(operand5)}, {static_cast<const float *>(operand6)}, {static_cast<const float *>(operand7)}, {static_cast<const cutlass::bfloat16_t *>(operand8)}, {static_cast<const float *>(operand9)}, {static_cast<const float *>(operand10)}, {static_cast<const cutlass::bfloat16_t *>(operand11)}, {{static_cast<const float *>(operand12)}, rowsDone}, {{static_cast<const float *>(operand13)}, rowsDone}, {}, {}};
+  args.epilogue.thread = {{static_cast<const float *>(operand0)}, {static_cast<const float *>(operand1)}, {static_cast<const cutlass::bfloat16_t *>(operand2)}, {static_cast<const float *>(operand3)}, {static_cast<const float *>(operand4)}, {static_cast<const cutlass::bfloat16_t *>(operand5)}, {static_cast<const float *>(operand6)}, {static_cast<const float *>(operand7)}, {static_cast<const cutlass::bfloat16_t *>(operand8)}, {static_cast<const float *>(operand9)}, {static_cast<const float *>(operand10)}, {static_cast<const cutlass::bfloat16_t *>(operand11)}, {static_cast<const cutlass::bfloat16_t *>(operand12), 16}, {static_cast<const cutlass::bfloat16_t *>(operand13), 16}, {{static_cast<const float *>(operand14)}, rowsDone}, {{static_cast<const float *>(operand15)}, rowsDone}, {}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -248,8 +372,8 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
 }
 
 // Runs main_k0 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
-extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, const void *operand8, const void *operand9, const void *operand10, const void *operand11, const void *operand12, const void *operand13, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
-  return main_k0_launch(a, b, operand0, operand1, operand2, operand3, operand4, operand5, operand6, operand7, operand8, operand9, operand10, operand11, operand12, operand13, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
+extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, const void *operand8, const void *operand9, const void *operand10, const void *operand11, const void *operand12, const void *operand13, const void *operand14, const void *operand15, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+  return main_k0_launch(a, b, operand0, operand1, operand2, operand3, operand4, operand5, operand6, operand7, operand8, operand9, operand10, operand11, operand12, operand13, operand14, operand15, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
 }
 
 // Bytes of device memory main_k0 needs as its workspace.
@@ -739,6 +863,78 @@ extern "C" int coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(const void 
   return CODA_OK;
 }
 
+// coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_g0: a linalg.generic over [448, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 3584LL) return;
+  long long d0 = point / 8LL % 448LL;
+  long long d1v = point / 1LL % 8LL * 8LL;
+  coda::rt::Vec8 v0v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d1 = d1v + e;
+    long long v1 = d0;
+    long long v2 = d1;
+    long long v3 = 64;
+    long long v4 = v1 - v3;
+    long long v5 = 16;
+    long long v6 = v4 / v5;
+    long long v7 = v4 % v5;
+    long long v8 = 2;
+    long long v9 = v7 / v8;
+    long long v10 = v7 % v8;
+    long long v11 = 4;
+    long long v12 = v10 * v11;
+    long long v13 = v9 + v12;
+    long long v14 = 8;
+    bool v15 = v7 < v14;
+    long long v16 = v15 ? v13 : v7;
+    long long v17 = v6 * v5;
+    long long v18 = v17 + v16;
+    long long v19 = v18 + v3;
+    long long v20 = 128;
+    bool v21 = v1 < v20;
+    bool v22 = v1 >= v3;
+    bool v23 = v22 & v21;
+    long long v24 = v23 ? v19 : v1;
+    long long v25 = v1 / v5;
+    long long v26 = v1 % v5;
+    long long v27 = v26 / v8;
+    long long v28 = v26 % v8;
+    long long v29 = v28 * v11;
+    long long v30 = v27 + v29;
+    bool v31 = v26 < v14;
+    long long v32 = v31 ? v30 : v26;
+    long long v33 = v25 * v5;
+    long long v34 = v33 + v32;
+    bool v35 = v1 < v3;
+    long long v36 = 0;
+    bool v37 = v1 >= v36;
+    bool v38 = v37 & v35;
+    long long v39 = v38 ? v34 : v24;
+    float v40 = coda::rt::load(p0, v39 * 64LL + v2);
+    v0v.v[e] = v40;
+  }
+  coda::rt::store8(p1, d0 * 64LL + d1v, v0v);
+}
+
+// Bytes of device memory coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run needs as its workspace.
+extern "C" size_t coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run_workspace_size() {
+  size_t scratch = 0;
+  return 0 + scratch;
+}
+
+// @coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 0;
+  if (!coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+    return CODA_MISALIGNED;
+  coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_g0<<<14, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  return CODA_OK;
+}
+
 // main_g2: linalg.fill.
 __global__ void main_g2(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -1051,6 +1247,132 @@ __global__ void main_g41(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + (i0 + 192LL), src + i0);
 }
 
+// main_g42: a linalg.generic over [448] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g42(const float *__restrict__ p0, const float *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, const float *__restrict__ p3, const float *__restrict__ p4, const __nv_bfloat16 *__restrict__ p5, const float *__restrict__ p6, const float *__restrict__ p7, const __nv_bfloat16 *__restrict__ p8, const float *__restrict__ p9, const float *__restrict__ p10, const __nv_bfloat16 *__restrict__ p11, float *__restrict__ p12, float *__restrict__ p13, __nv_bfloat16 *__restrict__ p14, float *__restrict__ p15, float *__restrict__ p16, __nv_bfloat16 *__restrict__ p17, float *__restrict__ p18, float *__restrict__ p19, __nv_bfloat16 *__restrict__ p20, float *__restrict__ p21, float *__restrict__ p22, __nv_bfloat16 *__restrict__ p23) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 56LL) return;
+  long long d0v = point / 1LL % 56LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  coda::rt::Vec8 v2v;
+  coda::rt::Vec8 v3v;
+  coda::rt::Vec8 v4v;
+  coda::rt::Vec8 v5v;
+  coda::rt::Vec8 v6v;
+  coda::rt::Vec8 v7v;
+  coda::rt::Vec8 v8v;
+  coda::rt::Vec8 v9v;
+  coda::rt::Vec8 v10v;
+  coda::rt::Vec8 v11v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d0 = d0v + e;
+    long long v12 = d0;
+    long long v13 = 64;
+    long long v14 = v12 - v13;
+    long long v15 = 16;
+    long long v16 = v14 / v15;
+    long long v17 = v14 % v15;
+    long long v18 = 2;
+    long long v19 = v17 / v18;
+    long long v20 = v17 % v18;
+    long long v21 = 4;
+    long long v22 = v20 * v21;
+    long long v23 = v19 + v22;
+    long long v24 = 8;
+    bool v25 = v17 < v24;
+    long long v26 = v25 ? v23 : v17;
+    long long v27 = v16 * v15;
+    long long v28 = v27 + v26;
+    long long v29 = v28 + v13;
+    long long v30 = 128;
+    bool v31 = v12 < v30;
+    bool v32 = v12 >= v13;
+    bool v33 = v32 & v31;
+    long long v34 = v33 ? v29 : v12;
+    long long v35 = v12 / v15;
+    long long v36 = v12 % v15;
+    long long v37 = v36 / v18;
+    long long v38 = v36 % v18;
+    long long v39 = v38 * v21;
+    long long v40 = v37 + v39;
+    bool v41 = v36 < v24;
+    long long v42 = v41 ? v40 : v36;
+    long long v43 = v35 * v15;
+    long long v44 = v43 + v42;
+    bool v45 = v12 < v13;
+    long long v46 = 0;
+    bool v47 = v12 >= v46;
+    bool v48 = v47 & v45;
+    long long v49 = v48 ? v44 : v34;
+    float v50 = coda::rt::load(p0, v49);
+    float v51 = coda::rt::load(p1, v49);
+    float v52 = coda::rt::load(p2, v49);
+    float v53 = coda::rt::load(p3, v49);
+    float v54 = coda::rt::load(p4, v49);
+    float v55 = coda::rt::load(p5, v49);
+    float v56 = coda::rt::load(p6, v49);
+    float v57 = coda::rt::load(p7, v49);
+    float v58 = coda::rt::load(p8, v49);
+    float v59 = coda::rt::load(p9, v49);
+    float v60 = coda::rt::load(p10, v49);
+    float v61 = coda::rt::load(p11, v49);
+    v0v.v[e] = v50;
+    v1v.v[e] = v51;
+    v2v.v[e] = v52;
+    v3v.v[e] = v53;
+    v4v.v[e] = v54;
+    v5v.v[e] = v55;
+    v6v.v[e] = v56;
+    v7v.v[e] = v57;
+    v8v.v[e] = v58;
+    v9v.v[e] = v59;
+    v10v.v[e] = v60;
+    v11v.v[e] = v61;
+  }
+  coda::rt::store8(p12, d0v, v0v);
+  coda::rt::store8(p13, d0v, v1v);
+  coda::rt::store8(p14, d0v, v2v);
+  coda::rt::store8(p15, d0v, v3v);
+  coda::rt::store8(p16, d0v, v4v);
+  coda::rt::store8(p17, d0v, v5v);
+  coda::rt::store8(p18, d0v, v6v);
+  coda::rt::store8(p19, d0v, v7v);
+  coda::rt::store8(p20, d0v, v8v);
+  coda::rt::store8(p21, d0v, v9v);
+  coda::rt::store8(p22, d0v, v10v);
+  coda::rt::store8(p23, d0v, v11v);
+}
+
+// main_g43: a linalg.generic over [16, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g43(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2, __nv_bfloat16 *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 32LL) return;
+  long long d0 = point / 2LL % 16LL;
+  long long d1v = point / 1LL % 2LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d1 = d1v + e;
+    long long v2 = d0;
+    long long v3 = d1;
+    long long v4 = 2;
+    long long v5 = v3 / v4;
+    long long v6 = 4;
+    long long v7 = v5 % v6;
+    long long v8 = v3 % v4;
+    long long v9 = v8 * v6;
+    long long v10 = v7 + v9;
+    float v11 = coda::rt::load(p0, v2 * 8LL + v10);
+    float v12 = coda::rt::load(p1, v2 * 8LL + v10);
+    v0v.v[e] = v11;
+    v1v.v[e] = v12;
+  }
+  coda::rt::store8(p2, d0 * 16LL + d1v, v0v);
+  coda::rt::store8(p3, d0 * 16LL + d1v, v1v);
+}
+
 // main_g1: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
 __device__ __forceinline__ void main_g1_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
   if (point >= 16LL) return;
@@ -1085,24 +1407,6 @@ __global__ void main_g1(const __nv_bfloat16 *__restrict__ p0, float *__restrict_
 // main_g1, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
 __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2, unsigned *__restrict__ done, int tileM, long long early, int side) {
   coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1, p2); });
-}
-
-// main_g42: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g42(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 0LL));
-}
-
-// main_g43: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g43(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 64LL));
 }
 
 // main_g44: tensor.extract_slice, 8 elements per thread.
@@ -1144,199 +1448,14 @@ __global__ void main_g46(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
 // main_g47: tensor.extract_slice, 8 elements per thread.
 __global__ void main_g47(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 0LL));
 }
 
-// main_g48: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g48(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
-}
-
-// main_g49: tensor.extract_slice.
-__global__ void main_g49(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)];
-}
-
-// main_g50: tensor.extract_slice.
-__global__ void main_g50(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)];
-}
-
-// main_g51: a linalg.generic over [16, 4, 4] outside the kernels.
-__global__ void main_g51(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long d0 = point / 16LL % 16LL;
-  long long d1 = point / 4LL % 4LL;
-  long long d2 = point / 1LL % 4LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 16LL + d1 * 4LL + d2);
-  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
-  v0 = v2;
-  coda::rt::store(p1, d0 * 16LL + d1 * 4LL + d2, v0);
-}
-
-// main_g52: tensor.insert_slice.
-__global__ void main_g52(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
-}
-
-// main_g53: tensor.insert_slice.
-__global__ void main_g53(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)] = src[i0 * 16LL + i1 * 4LL + i2];
-}
-
-// main_g54: tensor.extract_slice.
-__global__ void main_g54(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)];
-}
-
-// main_g55: tensor.extract_slice.
-__global__ void main_g55(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)];
-}
-
-// main_g56: a linalg.generic over [16, 4, 4] outside the kernels.
-__global__ void main_g56(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long d0 = point / 16LL % 16LL;
-  long long d1 = point / 4LL % 4LL;
-  long long d2 = point / 1LL % 4LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 16LL + d1 * 4LL + d2);
-  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
-  v0 = v2;
-  coda::rt::store(p1, d0 * 16LL + d1 * 4LL + d2, v0);
-}
-
-// main_g57: tensor.insert_slice.
-__global__ void main_g57(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
-}
-
-// main_g58: tensor.insert_slice.
-__global__ void main_g58(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[(i0 + 0LL) * 32LL + (i1 + 0LL) * 8LL + (i2 + 4LL)] = src[i0 * 16LL + i1 * 4LL + i2];
-}
-
-// main_g59: a linalg.generic over [16, 4, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g59(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, const __nv_bfloat16 *__restrict__ p4, const __nv_bfloat16 *__restrict__ p5, __nv_bfloat16 *__restrict__ p6, __nv_bfloat16 *__restrict__ p7) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 4LL % 16LL;
-  long long d1 = point / 1LL % 4LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v;
-  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 32LL + d1 * 8LL + d2v);
-  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 8LL + d2v);
-  coda::rt::Vec8 v4v = coda::rt::load8(p2, d0 * 32LL + d1 * 8LL + d2v);
-  coda::rt::Vec8 v5v = coda::rt::load8(p3, d0 * 8LL + d2v);
-  coda::rt::Vec8 v6v = coda::rt::load8(p4, d0 * 32LL + d1 * 8LL + d2v);
-  coda::rt::Vec8 v7v = coda::rt::load8(p5, d0 * 32LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v2 = v2v.v[e];
-    float v3 = v3v.v[e];
-    float v4 = v4v.v[e];
-    float v5 = v5v.v[e];
-    float v6 = v6v.v[e];
-    float v7 = v7v.v[e];
-    float v8 = __bfloat162float(__float2bfloat16_rn(v4 * v5));
-    float v9 = __bfloat162float(__float2bfloat16_rn(v2 * v3));
-    float v10 = __bfloat162float(__float2bfloat16_rn(v9 + v8));
-    float v11 = __bfloat162float(__float2bfloat16_rn(v7 * v5));
-    float v12 = __bfloat162float(__float2bfloat16_rn(v6 * v3));
-    float v13 = __bfloat162float(__float2bfloat16_rn(v12 + v11));
-    v0v.v[e] = v10;
-    v1v.v[e] = v13;
-  }
-  coda::rt::store8(p6, d0 * 32LL + d1 * 8LL + d2v, v0v);
-  coda::rt::store8(p7, d0 * 32LL + d1 * 8LL + d2v, v1v);
-}
-
-// main_g60: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g60(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
-}
-
-// main_g61: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g61(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g62: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g62(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g63: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g63(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g48: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g48(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1353,38 +1472,17 @@ __global__ void main_g63(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g64: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g64(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g49: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g49(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 64LL));
 }
 
-// main_g65: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g65(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g66: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g66(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g67: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g67(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g50: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g50(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 8LL % 16LL;
@@ -1401,8 +1499,8 @@ __global__ void main_g67(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   coda::rt::store8(p1, d0 * 64LL + d1 * 16LL + d2v, v0v);
 }
 
-// main_g68: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g68(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
+// main_g51: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g51(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1427,8 +1525,8 @@ __global__ void main_g68(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat
   coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
 }
 
-// main_g69: a linalg.generic over [8] outside the kernels.
-__global__ void main_g69(long long *__restrict__ p0) {
+// main_g52: a linalg.generic over [8] outside the kernels.
+__global__ void main_g52(long long *__restrict__ p0) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 8LL) return;
   long long d0 = point / 1LL % 8LL;
@@ -1439,8 +1537,8 @@ __global__ void main_g69(long long *__restrict__ p0) {
   coda::rt::store(p0, d0, v0);
 }
 
-// main_g70: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g70(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g53: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g53(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 512LL % 2LL;
@@ -1453,8 +1551,8 @@ __global__ void main_g70(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
 }
 
-// main_g71: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g71(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g54: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g54(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1472,14 +1570,14 @@ __global__ void main_g71(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g72: linalg.fill.
-__global__ void main_g72(float *__restrict__ dst) {
+// main_g55: linalg.fill.
+__global__ void main_g55(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g73: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g73(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g56: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g56(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1496,8 +1594,8 @@ __global__ void main_g73(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g74: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g74(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+// main_g57: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g57(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1518,14 +1616,14 @@ __global__ void main_g74(const float *__restrict__ p0, const long long *__restri
   coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g75: linalg.fill.
-__global__ void main_g75(float *__restrict__ dst) {
+// main_g58: linalg.fill.
+__global__ void main_g58(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
 }
 
-// main_g76: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g76(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g59: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g59(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1539,8 +1637,8 @@ __global__ void main_g76(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 8LL + d1, v0);
 }
 
-// main_g77: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g77(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g60: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g60(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1559,14 +1657,14 @@ __global__ void main_g77(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g78: linalg.fill.
-__global__ void main_g78(float *__restrict__ dst) {
+// main_g61: linalg.fill.
+__global__ void main_g61(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g79: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g79(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g62: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g62(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1581,8 +1679,8 @@ __global__ void main_g79(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g80: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g80(const float *__restrict__ p0, bool *__restrict__ p1) {
+// main_g63: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g63(const float *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1597,14 +1695,14 @@ __global__ void main_g80(const float *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g81: linalg.fill.
-__global__ void main_g81(bool *__restrict__ dst) {
+// main_g64: linalg.fill.
+__global__ void main_g64(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -1);
 }
 
-// main_g82: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g82(const bool *__restrict__ p0, bool *__restrict__ p1) {
+// main_g65: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g65(const bool *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1619,8 +1717,8 @@ __global__ void main_g82(const bool *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g83: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g83(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g66: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g66(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1642,14 +1740,14 @@ __global__ void main_g83(const bool *__restrict__ p0, const float *__restrict__ 
   coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g84: linalg.fill.
-__global__ void main_g84(float *__restrict__ dst) {
+// main_g67: linalg.fill.
+__global__ void main_g67(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g85: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g85(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g68: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g68(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 128LL % 8LL;
@@ -1666,8 +1764,8 @@ __global__ void main_g85(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
 }
 
-// main_g86: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g86(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g69: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g69(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1684,8 +1782,8 @@ __global__ void main_g86(const float *__restrict__ p0, __nv_bfloat16 *__restrict
   coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
 }
 
-// main_g87: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g87(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g70: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g70(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1710,17 +1808,18 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_64x64_64x64_256x64_rows_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run_workspace_size());
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 273920 + scratch;
+  return 335360 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 273920;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 119552)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 123136)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 118528)) || !coda_aligned(reinterpret_cast<float *>(ws + 126720)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 128512)) || !coda_aligned(reinterpret_cast<float *>(ws + 130304)) || !coda_aligned(reinterpret_cast<float *>(ws + 132096)) || !coda_aligned(reinterpret_cast<float *>(ws + 133888)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 136448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 140544)) || !coda_aligned(reinterpret_cast<float *>(ws + 141568)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 145152)) || !coda_aligned(reinterpret_cast<float *>(ws + 146944)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 148736)) || !coda_aligned(reinterpret_cast<float *>(ws + 150528)) || !coda_aligned(reinterpret_cast<float *>(ws + 152320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 154112)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155136)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 156160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 157184)) || !coda_aligned(reinterpret_cast<float *>(ws + 158208)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 160000)) || !coda_aligned(reinterpret_cast<float *>(ws + 161792)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 163584)) || !coda_aligned(reinterpret_cast<float *>(ws + 165376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 167168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 168192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169216)) || !coda_aligned(reinterpret_cast<float *>(ws + 170240)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 172032)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 173824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 175616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176640)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 178432)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 192768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 194816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 196864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 198912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 207104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 209152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 210176)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 212736)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 215296)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 216320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 217344)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 218368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 219392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 221440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 223488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 224512)) || !coda_aligned(reinterpret_cast<float *>(ws + 226560)) || !coda_aligned(reinterpret_cast<float *>(ws + 230656)) || !coda_aligned(reinterpret_cast<float *>(ws + 234752)) || !coda_aligned(reinterpret_cast<float *>(ws + 239104)) || !coda_aligned(reinterpret_cast<float *>(ws + 243200)) || !coda_aligned(reinterpret_cast<float *>(ws + 251392)) || !coda_aligned(reinterpret_cast<float *>(ws + 253952)) || !coda_aligned(reinterpret_cast<float *>(ws + 257536)) || !coda_aligned(reinterpret_cast<float *>(ws + 263680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 267776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 269824)))
+  [[maybe_unused]] void *scratch = ws + 335360;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 119552)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 123136)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 118528)) || !coda_aligned(reinterpret_cast<float *>(ws + 126720)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 128512)) || !coda_aligned(reinterpret_cast<float *>(ws + 130304)) || !coda_aligned(reinterpret_cast<float *>(ws + 132096)) || !coda_aligned(reinterpret_cast<float *>(ws + 133888)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 136448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 140544)) || !coda_aligned(reinterpret_cast<float *>(ws + 141568)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 145152)) || !coda_aligned(reinterpret_cast<float *>(ws + 146944)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 148736)) || !coda_aligned(reinterpret_cast<float *>(ws + 150528)) || !coda_aligned(reinterpret_cast<float *>(ws + 152320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 154112)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155136)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 156160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 157184)) || !coda_aligned(reinterpret_cast<float *>(ws + 158208)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 160000)) || !coda_aligned(reinterpret_cast<float *>(ws + 161792)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 163584)) || !coda_aligned(reinterpret_cast<float *>(ws + 165376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 167168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 168192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169216)) || !coda_aligned(reinterpret_cast<float *>(ws + 170240)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 172032)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 173824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 175616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176640)) || !coda_aligned(reinterpret_cast<float *>(ws + 235008)) || !coda_aligned(reinterpret_cast<float *>(ws + 236800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 238592)) || !coda_aligned(reinterpret_cast<float *>(ws + 239616)) || !coda_aligned(reinterpret_cast<float *>(ws + 241408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243200)) || !coda_aligned(reinterpret_cast<float *>(ws + 244224)) || !coda_aligned(reinterpret_cast<float *>(ws + 246016)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 247808)) || !coda_aligned(reinterpret_cast<float *>(ws + 248832)) || !coda_aligned(reinterpret_cast<float *>(ws + 250624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 252416)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253952)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 255232)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 269568)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 271616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 279808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 281856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 283904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 285952)) || !coda_aligned(reinterpret_cast<float *>(ws + 288000)) || !coda_aligned(reinterpret_cast<float *>(ws + 292096)) || !coda_aligned(reinterpret_cast<float *>(ws + 296192)) || !coda_aligned(reinterpret_cast<float *>(ws + 300544)) || !coda_aligned(reinterpret_cast<float *>(ws + 304640)) || !coda_aligned(reinterpret_cast<float *>(ws + 312832)) || !coda_aligned(reinterpret_cast<float *>(ws + 315392)) || !coda_aligned(reinterpret_cast<float *>(ws + 318976)) || !coda_aligned(reinterpret_cast<float *>(ws + 325120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 329216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 331264)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 8448), scratch, stream)) return s;
@@ -1848,119 +1947,87 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 176640), reinterpret_cast<__nv_bfloat16 *>(ws + 175616), 896, cudaMemcpyDeviceToDevice, stream);
   main_g41<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 176640));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // weight preparation @coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8.
+  if (int s = coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 177664), scratch, stream)) return s;
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 126720), reinterpret_cast<float *>(ws + 133888), reinterpret_cast<__nv_bfloat16 *>(ws + 140544), reinterpret_cast<float *>(ws + 146944), reinterpret_cast<float *>(ws + 152320), reinterpret_cast<__nv_bfloat16 *>(ws + 157184), reinterpret_cast<float *>(ws + 161792), reinterpret_cast<float *>(ws + 165376), reinterpret_cast<__nv_bfloat16 *>(ws + 169216), reinterpret_cast<float *>(ws + 172032), reinterpret_cast<float *>(ws + 173824), reinterpret_cast<__nv_bfloat16 *>(ws + 176640), reinterpret_cast<float *>(ws + 235008), reinterpret_cast<float *>(ws + 236800), reinterpret_cast<__nv_bfloat16 *>(ws + 238592), reinterpret_cast<float *>(ws + 239616), reinterpret_cast<float *>(ws + 241408), reinterpret_cast<__nv_bfloat16 *>(ws + 243200), reinterpret_cast<float *>(ws + 244224), reinterpret_cast<float *>(ws + 246016), reinterpret_cast<__nv_bfloat16 *>(ws + 247808), reinterpret_cast<float *>(ws + 248832), reinterpret_cast<float *>(ws + 250624), reinterpret_cast<__nv_bfloat16 *>(ws + 252416));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g43<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 253440), reinterpret_cast<__nv_bfloat16 *>(ws + 253952));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // main_g1 hands its rows to main_k0, which runs beside it.
   coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
   if (main_k0_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 178176), 0, 4, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 254976), 0, 4, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<float *>(ws + 177920), reinterpret_cast<unsigned *>(ws + 178176), 128, main_k0_rows.early, main_k0_rows.side);
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 254464), reinterpret_cast<float *>(ws + 254720), reinterpret_cast<unsigned *>(ws + 254976), 128, main_k0_rows.early, main_k0_rows.side);
   } else {
-    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<float *>(ws + 177920));
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 254464), reinterpret_cast<float *>(ws + 254720));
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 126720), reinterpret_cast<float *>(ws + 133888), reinterpret_cast<__nv_bfloat16 *>(ws + 140544), reinterpret_cast<float *>(ws + 146944), reinterpret_cast<float *>(ws + 152320), reinterpret_cast<__nv_bfloat16 *>(ws + 157184), reinterpret_cast<float *>(ws + 161792), reinterpret_cast<float *>(ws + 165376), reinterpret_cast<__nv_bfloat16 *>(ws + 169216), reinterpret_cast<float *>(ws + 172032), reinterpret_cast<float *>(ws + 173824), reinterpret_cast<__nv_bfloat16 *>(ws + 176640), reinterpret_cast<float *>(ws + 177664), reinterpret_cast<float *>(ws + 177920), reinterpret_cast<__nv_bfloat16 *>(ws + 178432), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 178176) : nullptr, main_k0_rows.sms)) return s;
-  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 192768));
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 177664), reinterpret_cast<float *>(ws + 235008), reinterpret_cast<float *>(ws + 236800), reinterpret_cast<__nv_bfloat16 *>(ws + 238592), reinterpret_cast<float *>(ws + 239616), reinterpret_cast<float *>(ws + 241408), reinterpret_cast<__nv_bfloat16 *>(ws + 243200), reinterpret_cast<float *>(ws + 244224), reinterpret_cast<float *>(ws + 246016), reinterpret_cast<__nv_bfloat16 *>(ws + 247808), reinterpret_cast<float *>(ws + 248832), reinterpret_cast<float *>(ws + 250624), reinterpret_cast<__nv_bfloat16 *>(ws + 252416), reinterpret_cast<__nv_bfloat16 *>(ws + 253440), reinterpret_cast<__nv_bfloat16 *>(ws + 253952), reinterpret_cast<float *>(ws + 254464), reinterpret_cast<float *>(ws + 254720), reinterpret_cast<__nv_bfloat16 *>(ws + 255232), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 254976) : nullptr, main_k0_rows.sms)) return s;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 269568));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 194816));
+  main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 271616));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 196864));
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<__nv_bfloat16 *>(ws + 279808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178432), reinterpret_cast<__nv_bfloat16 *>(ws + 198912));
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 281856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 196864), reinterpret_cast<__nv_bfloat16 *>(ws + 207104));
+  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<__nv_bfloat16 *>(ws + 283904));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 192768), reinterpret_cast<__nv_bfloat16 *>(ws + 209152));
+  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 285952));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 194816), reinterpret_cast<__nv_bfloat16 *>(ws + 210176));
+  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 285952), reinterpret_cast<float *>(ws + 288000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 209152), reinterpret_cast<__nv_bfloat16 *>(ws + 211200));
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 283904), reinterpret_cast<float *>(ws + 292096), reinterpret_cast<float *>(ws + 296192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 209152), reinterpret_cast<__nv_bfloat16 *>(ws + 211712));
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 300288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 211712), reinterpret_cast<__nv_bfloat16 *>(ws + 212224));
+  main_g53<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 288000), reinterpret_cast<float *>(ws + 300544));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 212224), reinterpret_cast<__nv_bfloat16 *>(ws + 212736));
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 300544), reinterpret_cast<float *>(ws + 304640));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 211200), reinterpret_cast<__nv_bfloat16 *>(ws + 212736));
+  main_g55<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 308736));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 210176), reinterpret_cast<__nv_bfloat16 *>(ws + 213760));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 310784), reinterpret_cast<float *>(ws + 308736), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 296192), reinterpret_cast<float *>(ws + 304640), reinterpret_cast<float *>(ws + 310784));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 210176), reinterpret_cast<__nv_bfloat16 *>(ws + 214272));
+  main_g57<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 310784), reinterpret_cast<long long *>(ws + 300288), reinterpret_cast<long long *>(ws + 300288), reinterpret_cast<float *>(ws + 312832));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g56<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 214272), reinterpret_cast<__nv_bfloat16 *>(ws + 214784));
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 314880));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 214784), reinterpret_cast<__nv_bfloat16 *>(ws + 215296));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 315136), reinterpret_cast<float *>(ws + 314880), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 312832), reinterpret_cast<float *>(ws + 315136));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 213760), reinterpret_cast<__nv_bfloat16 *>(ws + 215296));
+  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 312832), reinterpret_cast<float *>(ws + 315136), reinterpret_cast<float *>(ws + 315392));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 209152), static_cast<const __nv_bfloat16 *>(arg15), reinterpret_cast<__nv_bfloat16 *>(ws + 212736), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 210176), reinterpret_cast<__nv_bfloat16 *>(ws + 215296), reinterpret_cast<__nv_bfloat16 *>(ws + 216320), reinterpret_cast<__nv_bfloat16 *>(ws + 217344));
+  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 317440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 192768), reinterpret_cast<__nv_bfloat16 *>(ws + 218368));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 317696), reinterpret_cast<float *>(ws + 317440), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 315392), reinterpret_cast<float *>(ws + 317696));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 216320), reinterpret_cast<__nv_bfloat16 *>(ws + 219392));
+  main_g63<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 312832), reinterpret_cast<bool *>(ws + 317952));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 218368), reinterpret_cast<__nv_bfloat16 *>(ws + 219392));
+  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 318464));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 219392), reinterpret_cast<__nv_bfloat16 *>(ws + 221440));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 318720), reinterpret_cast<bool *>(ws + 318464), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 317952), reinterpret_cast<bool *>(ws + 318720));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 194816), reinterpret_cast<__nv_bfloat16 *>(ws + 223488));
+  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 318720), reinterpret_cast<float *>(ws + 315392), reinterpret_cast<float *>(ws + 317696), reinterpret_cast<float *>(ws + 318976));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 217344), reinterpret_cast<__nv_bfloat16 *>(ws + 224512));
+  main_g67<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 321024));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 223488), reinterpret_cast<__nv_bfloat16 *>(ws + 224512));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 325120), reinterpret_cast<float *>(ws + 321024), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g68<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 318976), reinterpret_cast<float *>(ws + 292096), reinterpret_cast<float *>(ws + 325120));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g67<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 224512), reinterpret_cast<float *>(ws + 226560));
+  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 325120), reinterpret_cast<__nv_bfloat16 *>(ws + 329216));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g68<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 207104), reinterpret_cast<__nv_bfloat16 *>(ws + 221440), reinterpret_cast<float *>(ws + 230656), reinterpret_cast<float *>(ws + 234752));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 238848));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g70<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 226560), reinterpret_cast<float *>(ws + 239104));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g71<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 239104), reinterpret_cast<float *>(ws + 243200));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g72<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 247296));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 249344), reinterpret_cast<float *>(ws + 247296), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g73<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 234752), reinterpret_cast<float *>(ws + 243200), reinterpret_cast<float *>(ws + 249344));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g74<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 249344), reinterpret_cast<long long *>(ws + 238848), reinterpret_cast<long long *>(ws + 238848), reinterpret_cast<float *>(ws + 251392));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g75<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 253440));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 253696), reinterpret_cast<float *>(ws + 253440), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g76<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 251392), reinterpret_cast<float *>(ws + 253696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g77<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 251392), reinterpret_cast<float *>(ws + 253696), reinterpret_cast<float *>(ws + 253952));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g78<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 256000));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 256256), reinterpret_cast<float *>(ws + 256000), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g79<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 253952), reinterpret_cast<float *>(ws + 256256));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g80<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 251392), reinterpret_cast<bool *>(ws + 256512));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g81<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 257024));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 257280), reinterpret_cast<bool *>(ws + 257024), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g82<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 256512), reinterpret_cast<bool *>(ws + 257280));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g83<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 257280), reinterpret_cast<float *>(ws + 253952), reinterpret_cast<float *>(ws + 256256), reinterpret_cast<float *>(ws + 257536));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g84<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 259584));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 263680), reinterpret_cast<float *>(ws + 259584), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g85<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 257536), reinterpret_cast<float *>(ws + 230656), reinterpret_cast<float *>(ws + 263680));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g86<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 263680), reinterpret_cast<__nv_bfloat16 *>(ws + 267776));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g87<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 267776), reinterpret_cast<__nv_bfloat16 *>(ws + 269824));
+  main_g70<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 329216), reinterpret_cast<__nv_bfloat16 *>(ws + 331264));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 269824), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 271872), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 331264), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 333312), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 198912), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 271872), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 271616), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 333312), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1972,13 +2039,14 @@ extern "C" size_t main_prepare_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_64x64_64x64_256x64_rows_run_workspace_size());
-  return 57344 + scratch;
+  scratch = std::max(scratch, coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run_workspace_size());
+  return 114688 + scratch;
 }
 
 // @main on the device: only its weight preparation (run once, at load time), into `prepared`. Returns a coda_status.
 extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *prepared0, void *prepared1, void *prepared2, void *prepared3, void *prepared4, void *prepared5, void *prepared6, void *prepared7, void *prepared8, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 57344;
+  [[maybe_unused]] void *scratch = ws + 114688;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), static_cast<float *>(prepared0), static_cast<float *>(prepared1), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
@@ -1988,7 +2056,9 @@ extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2
   // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<float *>(prepared6), static_cast<float *>(prepared7), scratch, stream)) return s;
   // weight preparation @coda_concat_weights_64x64_64x64_64x64_256x64_rows.
-  if (int s = coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<__nv_bfloat16 *>(prepared8), scratch, stream)) return s;
+  if (int s = coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), reinterpret_cast<__nv_bfloat16 *>(ws + 57344), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8.
+  if (int s = coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run(reinterpret_cast<__nv_bfloat16 *>(ws + 57344), static_cast<__nv_bfloat16 *>(prepared8), scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1998,14 +2068,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 155648 + scratch;
+  return 159744 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, const void *prepared5, const void *prepared6, const void *prepared7, const void *prepared8, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 155648;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1280)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(reinterpret_cast<float *>(ws + 6656)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 12032)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18176)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 23296)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<float *>(ws + 32256)) || !coda_aligned(reinterpret_cast<float *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 36864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 39936)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 43520)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 45312)) || !coda_aligned(reinterpret_cast<float *>(ws + 47104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 48896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(static_cast<const float *>(prepared6)) || !coda_aligned(reinterpret_cast<float *>(ws + 53760)) || !coda_aligned(static_cast<const float *>(prepared7)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76544)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78592)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 80640)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 88832)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 90880)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 91904)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 94464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 97024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 98048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 99072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 100096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 101120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 103168)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 105216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<float *>(ws + 108288)) || !coda_aligned(reinterpret_cast<float *>(ws + 112384)) || !coda_aligned(reinterpret_cast<float *>(ws + 116480)) || !coda_aligned(reinterpret_cast<float *>(ws + 120832)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 133120)) || !coda_aligned(reinterpret_cast<float *>(ws + 135680)) || !coda_aligned(reinterpret_cast<float *>(ws + 139264)) || !coda_aligned(reinterpret_cast<float *>(ws + 145408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 149504)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 151552)))
+  [[maybe_unused]] void *scratch = ws + 159744;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1280)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(reinterpret_cast<float *>(ws + 6656)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 12032)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18176)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 23296)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<float *>(ws + 32256)) || !coda_aligned(reinterpret_cast<float *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 36864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 39936)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 43520)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 45312)) || !coda_aligned(reinterpret_cast<float *>(ws + 47104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 48896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(static_cast<const float *>(prepared6)) || !coda_aligned(reinterpret_cast<float *>(ws + 53760)) || !coda_aligned(static_cast<const float *>(prepared7)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 65792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67584)) || !coda_aligned(reinterpret_cast<float *>(ws + 68608)) || !coda_aligned(reinterpret_cast<float *>(ws + 70400)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72192)) || !coda_aligned(reinterpret_cast<float *>(ws + 73216)) || !coda_aligned(reinterpret_cast<float *>(ws + 75008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 79616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 93952)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 96000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 104192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 108288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 110336)) || !coda_aligned(reinterpret_cast<float *>(ws + 112384)) || !coda_aligned(reinterpret_cast<float *>(ws + 116480)) || !coda_aligned(reinterpret_cast<float *>(ws + 120576)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 129024)) || !coda_aligned(reinterpret_cast<float *>(ws + 137216)) || !coda_aligned(reinterpret_cast<float *>(ws + 139776)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 149504)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 153600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155648)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -2123,119 +2193,85 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 57344), 896, cudaMemcpyDeviceToDevice, stream);
   main_g41<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 58368));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 8448), reinterpret_cast<float *>(ws + 15616), reinterpret_cast<__nv_bfloat16 *>(ws + 22272), reinterpret_cast<float *>(ws + 28672), reinterpret_cast<float *>(ws + 34048), reinterpret_cast<__nv_bfloat16 *>(ws + 38912), reinterpret_cast<float *>(ws + 43520), reinterpret_cast<float *>(ws + 47104), reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<float *>(ws + 53760), reinterpret_cast<float *>(ws + 55552), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<__nv_bfloat16 *>(ws + 62976), reinterpret_cast<float *>(ws + 64000), reinterpret_cast<float *>(ws + 65792), reinterpret_cast<__nv_bfloat16 *>(ws + 67584), reinterpret_cast<float *>(ws + 68608), reinterpret_cast<float *>(ws + 70400), reinterpret_cast<__nv_bfloat16 *>(ws + 72192), reinterpret_cast<float *>(ws + 73216), reinterpret_cast<float *>(ws + 75008), reinterpret_cast<__nv_bfloat16 *>(ws + 76800));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g43<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 77824), reinterpret_cast<__nv_bfloat16 *>(ws + 78336));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // main_g1 hands its rows to main_k0, which runs beside it.
   coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
   if (main_k0_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 59904), 0, 4, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 79360), 0, 4, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 59648), reinterpret_cast<unsigned *>(ws + 59904), 128, main_k0_rows.early, main_k0_rows.side);
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 78848), reinterpret_cast<float *>(ws + 79104), reinterpret_cast<unsigned *>(ws + 79360), 128, main_k0_rows.early, main_k0_rows.side);
   } else {
-    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 59648));
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 78848), reinterpret_cast<float *>(ws + 79104));
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared8), reinterpret_cast<float *>(ws + 8448), reinterpret_cast<float *>(ws + 15616), reinterpret_cast<__nv_bfloat16 *>(ws + 22272), reinterpret_cast<float *>(ws + 28672), reinterpret_cast<float *>(ws + 34048), reinterpret_cast<__nv_bfloat16 *>(ws + 38912), reinterpret_cast<float *>(ws + 43520), reinterpret_cast<float *>(ws + 47104), reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<float *>(ws + 53760), reinterpret_cast<float *>(ws + 55552), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 59648), reinterpret_cast<__nv_bfloat16 *>(ws + 60160), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 59904) : nullptr, main_k0_rows.sms)) return s;
-  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 74496));
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared8), reinterpret_cast<float *>(ws + 59392), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<__nv_bfloat16 *>(ws + 62976), reinterpret_cast<float *>(ws + 64000), reinterpret_cast<float *>(ws + 65792), reinterpret_cast<__nv_bfloat16 *>(ws + 67584), reinterpret_cast<float *>(ws + 68608), reinterpret_cast<float *>(ws + 70400), reinterpret_cast<__nv_bfloat16 *>(ws + 72192), reinterpret_cast<float *>(ws + 73216), reinterpret_cast<float *>(ws + 75008), reinterpret_cast<__nv_bfloat16 *>(ws + 76800), reinterpret_cast<__nv_bfloat16 *>(ws + 77824), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<float *>(ws + 78848), reinterpret_cast<float *>(ws + 79104), reinterpret_cast<__nv_bfloat16 *>(ws + 79616), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 79360) : nullptr, main_k0_rows.sms)) return s;
+  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 93952));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 76544));
+  main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 96000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 78592));
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 104192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60160), reinterpret_cast<__nv_bfloat16 *>(ws + 80640));
+  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 78592), reinterpret_cast<__nv_bfloat16 *>(ws + 88832));
+  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 108288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74496), reinterpret_cast<__nv_bfloat16 *>(ws + 90880));
+  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 110336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 76544), reinterpret_cast<__nv_bfloat16 *>(ws + 91904));
+  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 110336), reinterpret_cast<float *>(ws + 112384));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 90880), reinterpret_cast<__nv_bfloat16 *>(ws + 92928));
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 120576));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 90880), reinterpret_cast<__nv_bfloat16 *>(ws + 93440));
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 124672));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 93440), reinterpret_cast<__nv_bfloat16 *>(ws + 93952));
+  main_g53<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 124928));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 94464));
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 124928), reinterpret_cast<float *>(ws + 129024));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 92928), reinterpret_cast<__nv_bfloat16 *>(ws + 94464));
+  main_g55<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 91904), reinterpret_cast<__nv_bfloat16 *>(ws + 95488));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 135168), reinterpret_cast<float *>(ws + 133120), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 120576), reinterpret_cast<float *>(ws + 129024), reinterpret_cast<float *>(ws + 135168));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 91904), reinterpret_cast<__nv_bfloat16 *>(ws + 96000));
+  main_g57<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 135168), reinterpret_cast<long long *>(ws + 124672), reinterpret_cast<long long *>(ws + 124672), reinterpret_cast<float *>(ws + 137216));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g56<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 96000), reinterpret_cast<__nv_bfloat16 *>(ws + 96512));
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 139264));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 96512), reinterpret_cast<__nv_bfloat16 *>(ws + 97024));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 139520), reinterpret_cast<float *>(ws + 139264), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137216), reinterpret_cast<float *>(ws + 139520));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 95488), reinterpret_cast<__nv_bfloat16 *>(ws + 97024));
+  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137216), reinterpret_cast<float *>(ws + 139520), reinterpret_cast<float *>(ws + 139776));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 90880), static_cast<const __nv_bfloat16 *>(arg15), reinterpret_cast<__nv_bfloat16 *>(ws + 94464), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 91904), reinterpret_cast<__nv_bfloat16 *>(ws + 97024), reinterpret_cast<__nv_bfloat16 *>(ws + 98048), reinterpret_cast<__nv_bfloat16 *>(ws + 99072));
+  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 141824));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74496), reinterpret_cast<__nv_bfloat16 *>(ws + 100096));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 142080), reinterpret_cast<float *>(ws + 141824), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 139776), reinterpret_cast<float *>(ws + 142080));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 98048), reinterpret_cast<__nv_bfloat16 *>(ws + 101120));
+  main_g63<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137216), reinterpret_cast<bool *>(ws + 142336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 100096), reinterpret_cast<__nv_bfloat16 *>(ws + 101120));
+  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 142848));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 101120), reinterpret_cast<__nv_bfloat16 *>(ws + 103168));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 143104), reinterpret_cast<bool *>(ws + 142848), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 142336), reinterpret_cast<bool *>(ws + 143104));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 76544), reinterpret_cast<__nv_bfloat16 *>(ws + 105216));
+  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 143104), reinterpret_cast<float *>(ws + 139776), reinterpret_cast<float *>(ws + 142080), reinterpret_cast<float *>(ws + 143360));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 99072), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
+  main_g67<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 145408));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 105216), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 149504), reinterpret_cast<float *>(ws + 145408), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g68<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 143360), reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 149504));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g67<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<float *>(ws + 108288));
+  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 149504), reinterpret_cast<__nv_bfloat16 *>(ws + 153600));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g68<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 88832), reinterpret_cast<__nv_bfloat16 *>(ws + 103168), reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 116480));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 120576));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g70<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 108288), reinterpret_cast<float *>(ws + 120832));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g71<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 120832), reinterpret_cast<float *>(ws + 124928));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g72<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 129024));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 131072), reinterpret_cast<float *>(ws + 129024), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g73<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 124928), reinterpret_cast<float *>(ws + 131072));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g74<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 131072), reinterpret_cast<long long *>(ws + 120576), reinterpret_cast<long long *>(ws + 120576), reinterpret_cast<float *>(ws + 133120));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g75<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 135168));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 135424), reinterpret_cast<float *>(ws + 135168), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g76<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120), reinterpret_cast<float *>(ws + 135424));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g77<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120), reinterpret_cast<float *>(ws + 135424), reinterpret_cast<float *>(ws + 135680));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g78<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137728));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 137984), reinterpret_cast<float *>(ws + 137728), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g79<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 135680), reinterpret_cast<float *>(ws + 137984));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g80<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120), reinterpret_cast<bool *>(ws + 138240));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g81<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 138752));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 139008), reinterpret_cast<bool *>(ws + 138752), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g82<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 138240), reinterpret_cast<bool *>(ws + 139008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g83<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 139008), reinterpret_cast<float *>(ws + 135680), reinterpret_cast<float *>(ws + 137984), reinterpret_cast<float *>(ws + 139264));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g84<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 141312));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 145408), reinterpret_cast<float *>(ws + 141312), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g85<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 139264), reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 145408));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g86<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 145408), reinterpret_cast<__nv_bfloat16 *>(ws + 149504));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g87<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 149504), reinterpret_cast<__nv_bfloat16 *>(ws + 151552));
+  main_g70<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 153600), reinterpret_cast<__nv_bfloat16 *>(ws + 155648));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 151552), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 153600), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 157696), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 80640), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 153600), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 96000), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 157696), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

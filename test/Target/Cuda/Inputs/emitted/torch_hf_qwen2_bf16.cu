@@ -59,75 +59,106 @@ static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM,
 
 // The epilogue region of main_k0 in fp32: one call per column pair, 2 value(s) out.
 __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, float v3, float v4, float v5, float v6, float v7, float v8, float v9, float v10, float v11, float v12, long long v13, long long v14, float *out) {
-  long long v15 = 96;
-  long long v16 = 64;
+  long long v15 = -63;
+  long long v16 = 96;
   long long v17 = 8;
   long long v18 = 16;
-  long long v19 = 1;
-  long long v20 = 2;
-  double v21 = 1.000000000e-06f;
-  float v22 = 6.400000000e+01f;
-  float v23 = coda::rt::divFull(v12, v22);
-  float v24 = v21;
-  float v25 = v23 + v24;
-  float v26 = rsqrtf(v25);
-  long long v27 = v14 * v20;
-  long long v28 = v27 + v19;
-  long long v29 = v27 / v18;
-  long long v30 = v27 % v18;
-  long long v31 = v30 / v20;
-  long long v32 = v30 % v20;
-  long long v33 = v32 * v17;
-  long long v34 = v31 + v33;
-  long long v35 = v29 * v18;
-  long long v36 = v35 + v34;
-  float v37 = v0 * v26;
-  float v38 = v2;
-  float v39 = v37 + v38;
-  float v40 = v4;
-  float v41 = v37 + v40;
-  float v42 = v6;
-  float v43 = v37 + v42;
-  bool v44 = v36 < v15;
-  float v45 = v44 ? v41 : v43;
-  bool v46 = v36 < v16;
-  float v47 = v46 ? v39 : v45;
-  long long v48 = v28 / v18;
-  long long v49 = v28 % v18;
-  long long v50 = v49 / v20;
-  long long v51 = v49 % v20;
-  long long v52 = v51 * v17;
-  long long v53 = v50 + v52;
-  long long v54 = v48 * v18;
-  long long v55 = v54 + v53;
-  float v56 = v1 * v26;
-  float v57 = v3;
-  float v58 = v56 + v57;
-  float v59 = v5;
-  float v60 = v56 + v59;
-  float v61 = v7;
-  float v62 = v56 + v61;
-  bool v63 = v55 < v15;
-  float v64 = v63 ? v60 : v62;
-  bool v65 = v55 < v16;
-  float v66 = v65 ? v58 : v64;
-  float v67 = v8;
-  float v68 = v9;
-  float v69 = v10;
-  float v70 = v11;
-  float v71 = v66 * v69;
-  float v72 = v47 * v67;
-  float v73 = v72 - v71;
-  float v74 = v47 * v70;
-  float v75 = v66 * v68;
-  float v76 = v75 + v74;
-  bool v77 = v27 < v15;
-  bool v78 = v27 >= v16;
-  bool v79 = v78 & v77;
-  float v80 = v79 ? v73 : v47;
-  float v81 = v79 ? v76 : v66;
-  out[0] = v80;
-  out[1] = v81;
+  long long v19 = 64;
+  long long v20 = 1;
+  long long v21 = 2;
+  double v22 = 1.000000000e-06f;
+  float v23 = 6.400000000e+01f;
+  float v24 = coda::rt::divFull(v12, v23);
+  float v25 = v22;
+  float v26 = v24 + v25;
+  float v27 = rsqrtf(v26);
+  long long v28 = v14 * v21;
+  long long v29 = v28 + v20;
+  long long v30 = v28 - v19;
+  long long v31 = v30 / v18;
+  long long v32 = v30 % v18;
+  long long v33 = v32 / v21;
+  long long v34 = v32 % v21;
+  long long v35 = v34 * v17;
+  long long v36 = v33 + v35;
+  long long v37 = v31 * v18;
+  long long v38 = v37 + v36;
+  long long v39 = v38 + v19;
+  bool v40 = v28 < v16;
+  bool v41 = v28 >= v19;
+  bool v42 = v41 & v40;
+  long long v43 = v42 ? v39 : v28;
+  long long v44 = v28 / v18;
+  long long v45 = v28 % v18;
+  long long v46 = v45 / v21;
+  long long v47 = v45 % v21;
+  long long v48 = v47 * v17;
+  long long v49 = v46 + v48;
+  long long v50 = v44 * v18;
+  long long v51 = v50 + v49;
+  bool v52 = v28 < v19;
+  long long v53 = v52 ? v51 : v43;
+  float v54 = v0 * v27;
+  float v55 = v2;
+  float v56 = v54 + v55;
+  float v57 = v4;
+  float v58 = v54 + v57;
+  float v59 = v6;
+  float v60 = v54 + v59;
+  bool v61 = v53 < v16;
+  float v62 = v61 ? v58 : v60;
+  bool v63 = v53 < v19;
+  float v64 = v63 ? v56 : v62;
+  long long v65 = v28 + v15;
+  long long v66 = v65 / v18;
+  long long v67 = v65 % v18;
+  long long v68 = v67 / v21;
+  long long v69 = v67 % v21;
+  long long v70 = v69 * v17;
+  long long v71 = v68 + v70;
+  long long v72 = v66 * v18;
+  long long v73 = v72 + v71;
+  long long v74 = v73 + v19;
+  bool v75 = v29 < v16;
+  bool v76 = v29 >= v19;
+  bool v77 = v76 & v75;
+  long long v78 = v77 ? v74 : v29;
+  long long v79 = v29 / v18;
+  long long v80 = v29 % v18;
+  long long v81 = v80 / v21;
+  long long v82 = v80 % v21;
+  long long v83 = v82 * v17;
+  long long v84 = v81 + v83;
+  long long v85 = v79 * v18;
+  long long v86 = v85 + v84;
+  bool v87 = v29 < v19;
+  long long v88 = v87 ? v86 : v78;
+  float v89 = v1 * v27;
+  float v90 = v3;
+  float v91 = v89 + v90;
+  float v92 = v5;
+  float v93 = v89 + v92;
+  float v94 = v7;
+  float v95 = v89 + v94;
+  bool v96 = v88 < v16;
+  float v97 = v96 ? v93 : v95;
+  bool v98 = v88 < v19;
+  float v99 = v98 ? v91 : v97;
+  float v100 = v8;
+  float v101 = v9;
+  float v102 = v10;
+  float v103 = v11;
+  float v104 = v99 * v102;
+  float v105 = v64 * v100;
+  float v106 = v105 - v104;
+  float v107 = v64 * v103;
+  float v108 = v99 * v101;
+  float v109 = v108 + v107;
+  bool v110 = v42 | v52;
+  float v111 = v110 ? v106 : v64;
+  float v112 = v110 ? v109 : v99;
+  out[0] = v111;
+  out[1] = v112;
 }
 
 // Value stream 0: result #0 (even and odd column of each pair).
@@ -147,21 +178,21 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
-// coda-tuning-key: 16x128x64:bf16:nt:rotate-halves16:col-bf16,col-bf16,col-bf16,tiled16-bf16,tiled16-bf16,row-f32:store-bf16:ops48
+// coda-tuning-key: 16x128x64:bf16:nt:rotate:col-bf16,col-bf16,col-bf16,tiled16-bf16,tiled16-bf16,row-f32:store-bf16:ops62
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
-// model inputs: epilogue 2.0 bytes and 48 fp32 ops per element (46 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.023 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.047 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.047 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.055 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.055 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.023 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.023 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.023 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.023 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.023 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.023 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.023 ms
+// model inputs: epilogue 2.0 bytes and 62 fp32 ops per element (60 with div.full.f32)
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.031 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.061 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.061 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.073 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.073 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.031 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.031 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.031 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.031 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.031 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.031 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.031 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -208,14 +239,6 @@ struct main_k0_kernel {
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
 
-// Where main_k0's result waits with its pairs side by side, in its workspace: after the GEMM's own workspace and partials.
-static size_t main_k0_staging_offset(int m, int n, int k) {
-  using G = main_k0_kernel::Gemm;
-  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
-  return coda_round_up(G::get_workspace_size(args));
-}
-
 // How a reduction of main_k0's rows run just before it shares the GPU with it.
 static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   using K = main_k0_kernel;
@@ -240,19 +263,16 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});
   cute::get<0>(sA) = lda;
   cute::get<0>(sB) = ldb;
-  // The pairs side by side, packed, after the GEMM's workspace and partials.
-  K::ElementD *staging = reinterpret_cast<K::ElementD *>(static_cast<char *>(workspace) + main_k0_staging_offset(m, n, k));
+  cute::get<0>(sD) = ldd;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
-      {{}, nullptr, sD, staging, sD}};
+      {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {static_cast<const cutlass::bfloat16_t *>(operand1)}, {static_cast<const cutlass::bfloat16_t *>(operand2)}, {static_cast<const cutlass::bfloat16_t *>(operand3), 16}, {static_cast<const cutlass::bfloat16_t *>(operand4), 16}, {{static_cast<const float *>(operand5)}, rowsDone}, {}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
-  if (coda::rt::launchPairsToHalves<K::ElementD, 16>(staging, static_cast<K::ElementD *>(result0), m, n, ldd, stream) != cudaSuccess)
-    return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
@@ -263,7 +283,10 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, const
 
 // Bytes of device memory main_k0 needs as its workspace.
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
-  return main_k0_staging_offset(m, n, k) + coda_round_up(size_t(m) * n * sizeof(main_k0_kernel::ElementD));
+  using G = main_k0_kernel::Gemm;
+  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  return coda_round_up(G::get_workspace_size(args));
 }
 
 // The epilogue region of main_k1 in fp32: one call per accumulator element, 2 value(s) out.
@@ -858,8 +881,8 @@ extern "C" int coda_concat_weights_64x64_32x64_32x64_rows_run(const void *arg0, 
   return CODA_OK;
 }
 
-// coda_rope_permute_128x64_c0w128d16_g0: a linalg.generic over [128, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void coda_rope_permute_128x64_c0w128d16_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// coda_rope_permute_128x64_c64w32d16_c0w64d16_g0: a linalg.generic over [128, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void coda_rope_permute_128x64_c64w32d16_c0w64d16_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 8LL % 128LL;
@@ -870,42 +893,57 @@ __global__ void coda_rope_permute_128x64_c0w128d16_g0(const __nv_bfloat16 *__res
     long long d1 = d1v + e;
     long long v1 = d0;
     long long v2 = d1;
-    long long v3 = 16;
-    long long v4 = v1 / v3;
-    long long v5 = v1 % v3;
-    long long v6 = 2;
-    long long v7 = v5 / v6;
-    long long v8 = v5 % v6;
-    long long v9 = 8;
-    long long v10 = v8 * v9;
-    long long v11 = v7 + v10;
-    long long v12 = v4 * v3;
-    long long v13 = v12 + v11;
-    long long v14 = 128;
-    bool v15 = v1 < v14;
-    long long v16 = 0;
-    bool v17 = v1 >= v16;
-    bool v18 = v17 & v15;
-    long long v19 = v18 ? v13 : v1;
-    float v20 = coda::rt::load(p0, v19 * 64LL + v2);
-    v0v.v[e] = v20;
+    long long v3 = 64;
+    long long v4 = v1 - v3;
+    long long v5 = 16;
+    long long v6 = v4 / v5;
+    long long v7 = v4 % v5;
+    long long v8 = 2;
+    long long v9 = v7 / v8;
+    long long v10 = v7 % v8;
+    long long v11 = 8;
+    long long v12 = v10 * v11;
+    long long v13 = v9 + v12;
+    long long v14 = v6 * v5;
+    long long v15 = v14 + v13;
+    long long v16 = v15 + v3;
+    long long v17 = 96;
+    bool v18 = v1 < v17;
+    bool v19 = v1 >= v3;
+    bool v20 = v19 & v18;
+    long long v21 = v20 ? v16 : v1;
+    long long v22 = v1 / v5;
+    long long v23 = v1 % v5;
+    long long v24 = v23 / v8;
+    long long v25 = v23 % v8;
+    long long v26 = v25 * v11;
+    long long v27 = v24 + v26;
+    long long v28 = v22 * v5;
+    long long v29 = v28 + v27;
+    bool v30 = v1 < v3;
+    long long v31 = 0;
+    bool v32 = v1 >= v31;
+    bool v33 = v32 & v30;
+    long long v34 = v33 ? v29 : v21;
+    float v35 = coda::rt::load(p0, v34 * 64LL + v2);
+    v0v.v[e] = v35;
   }
   coda::rt::store8(p1, d0 * 64LL + d1v, v0v);
 }
 
-// Bytes of device memory coda_rope_permute_128x64_c0w128d16_run needs as its workspace.
-extern "C" size_t coda_rope_permute_128x64_c0w128d16_run_workspace_size() {
+// Bytes of device memory coda_rope_permute_128x64_c64w32d16_c0w64d16_run needs as its workspace.
+extern "C" size_t coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size() {
   size_t scratch = 0;
   return 0 + scratch;
 }
 
-// @coda_rope_permute_128x64_c0w128d16 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
-extern "C" int coda_rope_permute_128x64_c0w128d16_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
+// @coda_rope_permute_128x64_c64w32d16_c0w64d16 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_rope_permute_128x64_c64w32d16_c0w64d16_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
   [[maybe_unused]] void *scratch = ws + 0;
   if (!coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
-  coda_rope_permute_128x64_c0w128d16_g0<<<4, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
+  coda_rope_permute_128x64_c64w32d16_c0w64d16_g0<<<4, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
@@ -998,29 +1036,44 @@ __global__ void main_g12(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat
   for (int e = 0; e < 8; ++e) {
     long long d0 = d0v + e;
     long long v3 = d0;
-    long long v4 = 16;
-    long long v5 = v3 / v4;
-    long long v6 = v3 % v4;
-    long long v7 = 2;
-    long long v8 = v6 / v7;
-    long long v9 = v6 % v7;
-    long long v10 = 8;
-    long long v11 = v9 * v10;
-    long long v12 = v8 + v11;
-    long long v13 = v5 * v4;
-    long long v14 = v13 + v12;
-    long long v15 = 128;
-    bool v16 = v3 < v15;
-    long long v17 = 0;
-    bool v18 = v3 >= v17;
-    bool v19 = v18 & v16;
-    long long v20 = v19 ? v14 : v3;
-    float v21 = coda::rt::load(p0, v20);
-    float v22 = coda::rt::load(p1, v20);
-    float v23 = coda::rt::load(p2, v20);
-    v0v.v[e] = v21;
-    v1v.v[e] = v22;
-    v2v.v[e] = v23;
+    long long v4 = 64;
+    long long v5 = v3 - v4;
+    long long v6 = 16;
+    long long v7 = v5 / v6;
+    long long v8 = v5 % v6;
+    long long v9 = 2;
+    long long v10 = v8 / v9;
+    long long v11 = v8 % v9;
+    long long v12 = 8;
+    long long v13 = v11 * v12;
+    long long v14 = v10 + v13;
+    long long v15 = v7 * v6;
+    long long v16 = v15 + v14;
+    long long v17 = v16 + v4;
+    long long v18 = 96;
+    bool v19 = v3 < v18;
+    bool v20 = v3 >= v4;
+    bool v21 = v20 & v19;
+    long long v22 = v21 ? v17 : v3;
+    long long v23 = v3 / v6;
+    long long v24 = v3 % v6;
+    long long v25 = v24 / v9;
+    long long v26 = v24 % v9;
+    long long v27 = v26 * v12;
+    long long v28 = v25 + v27;
+    long long v29 = v23 * v6;
+    long long v30 = v29 + v28;
+    bool v31 = v3 < v4;
+    long long v32 = 0;
+    bool v33 = v3 >= v32;
+    bool v34 = v33 & v31;
+    long long v35 = v34 ? v30 : v22;
+    float v36 = coda::rt::load(p0, v35);
+    float v37 = coda::rt::load(p1, v35);
+    float v38 = coda::rt::load(p2, v35);
+    v0v.v[e] = v36;
+    v1v.v[e] = v37;
+    v2v.v[e] = v38;
   }
   coda::rt::store8(p3, d0v, v0v);
   coda::rt::store8(p4, d0v, v1v);
@@ -1090,43 +1143,23 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
 // main_g14: tensor.extract_slice, 8 elements per thread.
 __global__ void main_g14(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
-}
-
-// main_g15: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
   long long i1 = point / 1LL % 4LL * 8LL;
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 96LL));
 }
 
-// main_g16: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
+// main_g15: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v2v.v[e];
-    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
 }
 
-// main_g17: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g17(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g16: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1143,104 +1176,8 @@ __global__ void main_g17(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g18: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g18(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL));
-}
-
-// main_g19: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g19(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1 * 8LL + i2, src + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL));
-}
-
-// main_g20: a linalg.generic over [16, 4, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g20(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 4LL % 16LL;
-  long long d1 = point / 1LL % 4LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 32LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 32LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g21: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g21(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g22: tensor.insert_slice, 8 elements per thread.
-__global__ void main_g22(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL;
-  long long i2 = point / 1LL % 1LL * 8LL;
-  coda::rt::copy8(dst + (i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 8LL), src + i0 * 32LL + i1 * 8LL + i2);
-}
-
-// main_g23: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g23(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v2v = coda::rt::load8(p1, d0 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v2v.v[e];
-    float v3 = __bfloat162float(__float2bfloat16_rn(v1 * v2));
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g24: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g24(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g25: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g25(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g17: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g17(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
@@ -1248,8 +1185,8 @@ __global__ void main_g25(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g26: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g26(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g18: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1267,8 +1204,8 @@ __global__ void main_g26(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
 }
 
-// main_g27: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g27(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g19: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g19(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1286,8 +1223,8 @@ __global__ void main_g27(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
 }
 
-// main_g28: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g28(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g20: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g20(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1305,8 +1242,8 @@ __global__ void main_g28(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g29: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g29(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, float *__restrict__ p3, float *__restrict__ p4) {
+// main_g21: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g21(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1316,26 +1253,23 @@ __global__ void main_g29(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat
   coda::rt::Vec8 v1v;
   coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
   coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v4v = coda::rt::load8(p2, d0 * 128LL + d1 * 16LL + d2v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v2 = v2v.v[e];
     float v3 = v3v.v[e];
-    float v4 = v4v.v[e];
-    float v5 = v2;
-    float v6 = __bfloat162float(__float2bfloat16_rn(v3 + v4));
-    float v7 = v6;
-    float v8 = 5.000000000e-01f;
-    float v9 = v7 * v8;
-    v0v.v[e] = v5;
-    v1v.v[e] = v9;
+    float v4 = v2;
+    float v5 = v3;
+    float v6 = 5.000000000e-01f;
+    float v7 = v5 * v6;
+    v0v.v[e] = v4;
+    v1v.v[e] = v7;
   }
-  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v0v);
-  coda::rt::store8(p4, d0 * 128LL + d1 * 16LL + d2v, v1v);
+  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
+  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
 }
 
-// main_g30: a linalg.generic over [8] outside the kernels.
-__global__ void main_g30(long long *__restrict__ p0) {
+// main_g22: a linalg.generic over [8] outside the kernels.
+__global__ void main_g22(long long *__restrict__ p0) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 8LL) return;
   long long d0 = point / 1LL % 8LL;
@@ -1346,8 +1280,8 @@ __global__ void main_g30(long long *__restrict__ p0) {
   coda::rt::store(p0, d0, v0);
 }
 
-// main_g31: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g31(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g23: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g23(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 512LL % 2LL;
@@ -1360,8 +1294,8 @@ __global__ void main_g31(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
 }
 
-// main_g32: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g32(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g24: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g24(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1379,14 +1313,14 @@ __global__ void main_g32(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g33: linalg.fill.
-__global__ void main_g33(float *__restrict__ dst) {
+// main_g25: linalg.fill.
+__global__ void main_g25(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g34: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g34(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g26: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g26(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1403,8 +1337,8 @@ __global__ void main_g34(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g35: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g35(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+// main_g27: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g27(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1425,14 +1359,14 @@ __global__ void main_g35(const float *__restrict__ p0, const long long *__restri
   coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g36: linalg.fill.
-__global__ void main_g36(float *__restrict__ dst) {
+// main_g28: linalg.fill.
+__global__ void main_g28(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
 }
 
-// main_g37: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g37(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g29: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g29(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1446,8 +1380,8 @@ __global__ void main_g37(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 8LL + d1, v0);
 }
 
-// main_g38: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g38(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g30: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g30(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1466,14 +1400,14 @@ __global__ void main_g38(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g39: linalg.fill.
-__global__ void main_g39(float *__restrict__ dst) {
+// main_g31: linalg.fill.
+__global__ void main_g31(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g40: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g40(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g32: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g32(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1488,8 +1422,8 @@ __global__ void main_g40(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g41: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g41(const float *__restrict__ p0, bool *__restrict__ p1) {
+// main_g33: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g33(const float *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1504,14 +1438,14 @@ __global__ void main_g41(const float *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g42: linalg.fill.
-__global__ void main_g42(bool *__restrict__ dst) {
+// main_g34: linalg.fill.
+__global__ void main_g34(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -1);
 }
 
-// main_g43: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g43(const bool *__restrict__ p0, bool *__restrict__ p1) {
+// main_g35: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g35(const bool *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1526,8 +1460,8 @@ __global__ void main_g43(const bool *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g44: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g44(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g36: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g36(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1549,14 +1483,14 @@ __global__ void main_g44(const bool *__restrict__ p0, const float *__restrict__ 
   coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g45: linalg.fill.
-__global__ void main_g45(float *__restrict__ dst) {
+// main_g37: linalg.fill.
+__global__ void main_g37(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g46: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g46(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g38: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g38(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 128LL % 8LL;
@@ -1573,8 +1507,8 @@ __global__ void main_g46(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
 }
 
-// main_g47: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g47(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g39: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g39(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1591,8 +1525,8 @@ __global__ void main_g47(const float *__restrict__ p0, __nv_bfloat16 *__restrict
   coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
 }
 
-// main_g48: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g48(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g40: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g40(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1616,7 +1550,7 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_32x64_32x64_rows_run_workspace_size());
-  scratch = std::max(scratch, coda_rope_permute_128x64_c0w128d16_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size());
   scratch = std::max(scratch, main_k0_workspace_size(16, 128, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
@@ -1624,14 +1558,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 179712 + scratch;
+  return 168448 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 179712;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 32768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35072)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52736)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54272)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60416)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg13)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68608)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg14)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 70656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74752)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 75776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77824)) || !coda_aligned(reinterpret_cast<float *>(ws + 79872)) || !coda_aligned(reinterpret_cast<float *>(ws + 83968)) || !coda_aligned(reinterpret_cast<float *>(ws + 88064)) || !coda_aligned(reinterpret_cast<float *>(ws + 92416)) || !coda_aligned(reinterpret_cast<float *>(ws + 96512)) || !coda_aligned(reinterpret_cast<float *>(ws + 104704)) || !coda_aligned(reinterpret_cast<float *>(ws + 107264)) || !coda_aligned(reinterpret_cast<float *>(ws + 110848)) || !coda_aligned(reinterpret_cast<float *>(ws + 116992)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 121088)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 123136)))
+  [[maybe_unused]] void *scratch = ws + 168448;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 32768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35072)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52736)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54272)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 64512)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66560)) || !coda_aligned(reinterpret_cast<float *>(ws + 68608)) || !coda_aligned(reinterpret_cast<float *>(ws + 72704)) || !coda_aligned(reinterpret_cast<float *>(ws + 76800)) || !coda_aligned(reinterpret_cast<float *>(ws + 81152)) || !coda_aligned(reinterpret_cast<float *>(ws + 85248)) || !coda_aligned(reinterpret_cast<float *>(ws + 93440)) || !coda_aligned(reinterpret_cast<float *>(ws + 96000)) || !coda_aligned(reinterpret_cast<float *>(ws + 99584)) || !coda_aligned(reinterpret_cast<float *>(ws + 105728)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 109824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 111872)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1.
   if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1669,8 +1603,8 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 35328), reinterpret_cast<__nv_bfloat16 *>(ws + 35072), 256, cudaMemcpyDeviceToDevice, stream);
   main_g11<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 35328));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  // weight preparation @coda_rope_permute_128x64_c0w128d16.
-  if (int s = coda_rope_permute_128x64_c0w128d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 35584), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_128x64_c64w32d16_c0w64d16.
+  if (int s = coda_rope_permute_128x64_c64w32d16_c0w64d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 35584), scratch, stream)) return s;
   main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 33792), reinterpret_cast<__nv_bfloat16 *>(ws + 34816), reinterpret_cast<__nv_bfloat16 *>(ws + 35328), reinterpret_cast<__nv_bfloat16 *>(ws + 51968), reinterpret_cast<__nv_bfloat16 *>(ws + 52224), reinterpret_cast<__nv_bfloat16 *>(ws + 52480));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g13<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 52736), reinterpret_cast<__nv_bfloat16 *>(ws + 53248));
@@ -1689,91 +1623,75 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 51968), reinterpret_cast<__nv_bfloat16 *>(ws + 52224), reinterpret_cast<__nv_bfloat16 *>(ws + 52480), reinterpret_cast<__nv_bfloat16 *>(ws + 52736), reinterpret_cast<__nv_bfloat16 *>(ws + 53248), reinterpret_cast<float *>(ws + 53760), reinterpret_cast<__nv_bfloat16 *>(ws + 54272), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 54016) : nullptr, main_k0_rows.sms)) return s;
   main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 58368));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 60416));
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 59392));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 63488));
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 63488));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 65536));
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 64512));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 66560));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66560), reinterpret_cast<__nv_bfloat16 *>(ws + 67584));
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<float *>(ws + 68608));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 67584), reinterpret_cast<__nv_bfloat16 *>(ws + 68608));
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66560), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<float *>(ws + 72704), reinterpret_cast<float *>(ws + 76800));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<__nv_bfloat16 *>(ws + 68608));
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 80896));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68608), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 70656));
+  main_g23<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 68608), reinterpret_cast<float *>(ws + 81152));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 70656), reinterpret_cast<__nv_bfloat16 *>(ws + 72704));
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 81152), reinterpret_cast<float *>(ws + 85248));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 74752));
+  main_g25<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89344));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74752), reinterpret_cast<__nv_bfloat16 *>(ws + 75776));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 91392), reinterpret_cast<float *>(ws + 89344), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g26<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 76800), reinterpret_cast<float *>(ws + 85248), reinterpret_cast<float *>(ws + 91392));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 77824));
+  main_g27<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 91392), reinterpret_cast<long long *>(ws + 80896), reinterpret_cast<long long *>(ws + 80896), reinterpret_cast<float *>(ws + 93440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 75776), reinterpret_cast<float *>(ws + 79872));
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 95488));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 77824), reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 72704), reinterpret_cast<float *>(ws + 83968), reinterpret_cast<float *>(ws + 88064));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 95744), reinterpret_cast<float *>(ws + 95488), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93440), reinterpret_cast<float *>(ws + 95744));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 92160));
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93440), reinterpret_cast<float *>(ws + 95744), reinterpret_cast<float *>(ws + 96000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 79872), reinterpret_cast<float *>(ws + 92416));
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98048));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 96512));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 98304), reinterpret_cast<float *>(ws + 98048), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 96000), reinterpret_cast<float *>(ws + 98304));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 100608));
+  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93440), reinterpret_cast<bool *>(ws + 98560));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 102656), reinterpret_cast<float *>(ws + 100608), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g34<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 88064), reinterpret_cast<float *>(ws + 96512), reinterpret_cast<float *>(ws + 102656));
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 99072));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 102656), reinterpret_cast<long long *>(ws + 92160), reinterpret_cast<long long *>(ws + 92160), reinterpret_cast<float *>(ws + 104704));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 99328), reinterpret_cast<bool *>(ws + 99072), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 98560), reinterpret_cast<bool *>(ws + 99328));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 106752));
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 99328), reinterpret_cast<float *>(ws + 96000), reinterpret_cast<float *>(ws + 98304), reinterpret_cast<float *>(ws + 99584));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 107008), reinterpret_cast<float *>(ws + 106752), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<float *>(ws + 107008));
+  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101632));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<float *>(ws + 107008), reinterpret_cast<float *>(ws + 107264));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 105728), reinterpret_cast<float *>(ws + 101632), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 99584), reinterpret_cast<float *>(ws + 72704), reinterpret_cast<float *>(ws + 105728));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 109312));
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 105728), reinterpret_cast<__nv_bfloat16 *>(ws + 109824));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 109568), reinterpret_cast<float *>(ws + 109312), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 107264), reinterpret_cast<float *>(ws + 109568));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g41<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<bool *>(ws + 109824));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 110336));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 110592), reinterpret_cast<bool *>(ws + 110336), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 109824), reinterpret_cast<bool *>(ws + 110592));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 110592), reinterpret_cast<float *>(ws + 107264), reinterpret_cast<float *>(ws + 109568), reinterpret_cast<float *>(ws + 110848));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112896));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 116992), reinterpret_cast<float *>(ws + 112896), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 110848), reinterpret_cast<float *>(ws + 83968), reinterpret_cast<float *>(ws + 116992));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 116992), reinterpret_cast<__nv_bfloat16 *>(ws + 121088));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 121088), reinterpret_cast<__nv_bfloat16 *>(ws + 123136));
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 109824), reinterpret_cast<__nv_bfloat16 *>(ws + 111872));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 123136), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 125184), reinterpret_cast<float *>(ws + 127232), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 111872), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 113920), reinterpret_cast<float *>(ws + 115968), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 127488), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 116224), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 139776), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 128512), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 127488), reinterpret_cast<__nv_bfloat16 *>(ws + 139776), reinterpret_cast<__nv_bfloat16 *>(ws + 152064), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 116224), reinterpret_cast<__nv_bfloat16 *>(ws + 128512), reinterpret_cast<__nv_bfloat16 *>(ws + 140800), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 125184), reinterpret_cast<__nv_bfloat16 *>(ws + 152064), reinterpret_cast<float *>(ws + 127232), reinterpret_cast<__nv_bfloat16 *>(ws + 176640), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 113920), reinterpret_cast<__nv_bfloat16 *>(ws + 140800), reinterpret_cast<float *>(ws + 115968), reinterpret_cast<__nv_bfloat16 *>(ws + 165376), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 176640), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 125184), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 165376), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 113920), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1784,7 +1702,7 @@ extern "C" size_t main_prepare_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_32x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_32x64_32x64_rows_run_workspace_size());
-  scratch = std::max(scratch, coda_rope_permute_128x64_c0w128d16_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_128x64_c64w32d16_c0w64d16_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_96x64_nk_scale1_run_workspace_size());
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
@@ -1803,8 +1721,8 @@ extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2
   if (int s = coda_norm_weights_32x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), scratch, stream)) return s;
   // weight preparation @coda_concat_weights_64x64_32x64_32x64_rows.
   if (int s = coda_concat_weights_64x64_32x64_32x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), scratch, stream)) return s;
-  // weight preparation @coda_rope_permute_128x64_c0w128d16.
-  if (int s = coda_rope_permute_128x64_c0w128d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), static_cast<__nv_bfloat16 *>(prepared0), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_128x64_c64w32d16_c0w64d16.
+  if (int s = coda_rope_permute_128x64_c64w32d16_c0w64d16_run(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), static_cast<__nv_bfloat16 *>(prepared0), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
   if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
@@ -1821,14 +1739,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 81408 + scratch;
+  return 70144 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 81408;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4096)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11264)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg13)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 14336)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18432)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19456)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg14)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21504)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28672)) || !coda_aligned(reinterpret_cast<float *>(ws + 30720)) || !coda_aligned(reinterpret_cast<float *>(ws + 34816)) || !coda_aligned(reinterpret_cast<float *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 43264)) || !coda_aligned(reinterpret_cast<float *>(ws + 47360)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<float *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<float *>(ws + 67840)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 71936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 73984)))
+  [[maybe_unused]] void *scratch = ws + 70144;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4096)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 14336)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15360)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<float *>(ws + 19456)) || !coda_aligned(reinterpret_cast<float *>(ws + 23552)) || !coda_aligned(reinterpret_cast<float *>(ws + 27648)) || !coda_aligned(reinterpret_cast<float *>(ws + 32000)) || !coda_aligned(reinterpret_cast<float *>(ws + 36096)) || !coda_aligned(reinterpret_cast<float *>(ws + 44288)) || !coda_aligned(reinterpret_cast<float *>(ws + 46848)) || !coda_aligned(reinterpret_cast<float *>(ws + 50432)) || !coda_aligned(reinterpret_cast<float *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60672)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62720)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1876,85 +1794,69 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 2816), reinterpret_cast<__nv_bfloat16 *>(ws + 3072), reinterpret_cast<__nv_bfloat16 *>(ws + 3328), reinterpret_cast<__nv_bfloat16 *>(ws + 3584), reinterpret_cast<__nv_bfloat16 *>(ws + 4096), reinterpret_cast<float *>(ws + 4608), reinterpret_cast<__nv_bfloat16 *>(ws + 5120), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 4864) : nullptr, main_k0_rows.sms)) return s;
   main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 9216));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 11264));
+  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 10240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9216), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 14336));
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 14336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 16384));
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 14336), reinterpret_cast<__nv_bfloat16 *>(ws + 15360));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 17408));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 18432));
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 15360), reinterpret_cast<float *>(ws + 19456));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 18432), reinterpret_cast<__nv_bfloat16 *>(ws + 19456));
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<float *>(ws + 23552), reinterpret_cast<float *>(ws + 27648));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 19456));
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 31744));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 19456), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 21504));
+  main_g23<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19456), reinterpret_cast<float *>(ws + 32000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 21504), reinterpret_cast<__nv_bfloat16 *>(ws + 23552));
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 32000), reinterpret_cast<float *>(ws + 36096));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 25600));
+  main_g25<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 26624));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 42240), reinterpret_cast<float *>(ws + 40192), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g26<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 27648), reinterpret_cast<float *>(ws + 36096), reinterpret_cast<float *>(ws + 42240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 11264), reinterpret_cast<__nv_bfloat16 *>(ws + 28672));
+  main_g27<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 42240), reinterpret_cast<long long *>(ws + 31744), reinterpret_cast<long long *>(ws + 31744), reinterpret_cast<float *>(ws + 44288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 26624), reinterpret_cast<float *>(ws + 30720));
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 46336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 28672), reinterpret_cast<__nv_bfloat16 *>(ws + 14336), reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<float *>(ws + 38912));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 46592), reinterpret_cast<float *>(ws + 46336), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 44288), reinterpret_cast<float *>(ws + 46592));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 43008));
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 44288), reinterpret_cast<float *>(ws + 46592), reinterpret_cast<float *>(ws + 46848));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 30720), reinterpret_cast<float *>(ws + 43264));
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 48896));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 43264), reinterpret_cast<float *>(ws + 47360));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 49152), reinterpret_cast<float *>(ws + 48896), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 46848), reinterpret_cast<float *>(ws + 49152));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 51456));
+  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 44288), reinterpret_cast<bool *>(ws + 49408));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 53504), reinterpret_cast<float *>(ws + 51456), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g34<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38912), reinterpret_cast<float *>(ws + 47360), reinterpret_cast<float *>(ws + 53504));
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 49920));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 53504), reinterpret_cast<long long *>(ws + 43008), reinterpret_cast<long long *>(ws + 43008), reinterpret_cast<float *>(ws + 55552));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 50176), reinterpret_cast<bool *>(ws + 49920), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 49408), reinterpret_cast<bool *>(ws + 50176));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 57600));
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 50176), reinterpret_cast<float *>(ws + 46848), reinterpret_cast<float *>(ws + 49152), reinterpret_cast<float *>(ws + 50432));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 57856), reinterpret_cast<float *>(ws + 57600), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 55552), reinterpret_cast<float *>(ws + 57856));
+  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 52480));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 55552), reinterpret_cast<float *>(ws + 57856), reinterpret_cast<float *>(ws + 58112));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 56576), reinterpret_cast<float *>(ws + 52480), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 50432), reinterpret_cast<float *>(ws + 23552), reinterpret_cast<float *>(ws + 56576));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 60160));
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 56576), reinterpret_cast<__nv_bfloat16 *>(ws + 60672));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 60416), reinterpret_cast<float *>(ws + 60160), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58112), reinterpret_cast<float *>(ws + 60416));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g41<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 55552), reinterpret_cast<bool *>(ws + 60672));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 61184));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 61440), reinterpret_cast<bool *>(ws + 61184), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 60672), reinterpret_cast<bool *>(ws + 61440));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 61440), reinterpret_cast<float *>(ws + 58112), reinterpret_cast<float *>(ws + 60416), reinterpret_cast<float *>(ws + 61696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 63744));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 67840), reinterpret_cast<float *>(ws + 63744), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 61696), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<float *>(ws + 67840));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 67840), reinterpret_cast<__nv_bfloat16 *>(ws + 71936));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 71936), reinterpret_cast<__nv_bfloat16 *>(ws + 73984));
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60672), reinterpret_cast<__nv_bfloat16 *>(ws + 62720));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 73984), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 76032), reinterpret_cast<float *>(ws + 78080), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 62720), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 64768), reinterpret_cast<float *>(ws + 66816), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 76032), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 78080), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 64768), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 66816), reinterpret_cast<__nv_bfloat16 *>(ws + 67072), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 78336), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 76032), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 67072), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 64768), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
