@@ -76,6 +76,8 @@ static FromKernel fromKernel(Value v, DenseMap<Value, FromKernel> &memo) {
       result = FromKernel::ThroughStridedSlices;
   } else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
     max(def->getOperand(0));
+  } else if (auto concat = dyn_cast_or_null<tensor::ConcatOp>(def)) {
+    llvm::for_each(concat.getInputs(), max);
   } else if (auto g = dyn_cast_or_null<linalg::GenericOp>(def); g && !g.getNumReductionLoops()) {
     llvm::for_each(g.getDpsInputs(), max);
   }
@@ -88,9 +90,21 @@ static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo,
                              DenseMap<Value, FromKernel> &derived) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
     return whyContractionIsNotFused(cast<linalg::LinalgOp>(op));
-  if (llvm::any_of(op->getOperands(), [&](Value o) { return comesFromAttention(o, memo); }) ||
-      llvm::all_of(op->getResults(), [&](Value r) { return feedsAttention(r, forward, memo); }))
+  if (llvm::any_of(op->getOperands(), [&](Value o) { return comesFromAttention(o, memo); }))
     return "attention (scores, masking, softmax, values): left for the attention path";
+  if (llvm::all_of(op->getResults(), [&](Value r) { return feedsAttention(r, forward, memo); })) {
+    // Slices within heads, or heads put back together, on their way from a projection: a
+    // rotation of q or k (a softmax scale or a widening of q is attention's own).
+    auto withinHeads = [&](Value o) {
+      auto slice = o.getDefiningOp<tensor::ExtractSliceOp>();
+      return (o.getDefiningOp<tensor::ConcatOp>() || (slice && slice.getType().getRank() >= 3)) &&
+             fromKernel(o, derived) != FromKernel::No;
+    };
+    if (isa<linalg::GenericOp>(op) && llvm::any_of(op->getOperands(), withinHeads))
+      return "elementwise op between a projection and attention that no epilogue absorbed "
+             "(a rotation of q or k in a layout coda-fuse-rope does not match)";
+    return "attention (scores, masking, softmax, values): left for the attention path";
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   bool readsGemm = llvm::any_of(op->getOperands(), [](Value o) {
     return o.getDefiningOp<GemmOp>() != nullptr;
