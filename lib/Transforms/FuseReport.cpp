@@ -74,7 +74,8 @@ static FromKernel fromKernel(Value v, DenseMap<Value, FromKernel> &memo) {
     max(slice.getSource());
     if (result != FromKernel::No && !slice.hasUnitStride())
       result = FromKernel::ThroughStridedSlices;
-  } else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+  } else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp, linalg::TransposeOp>(
+                 def)) {
     max(def->getOperand(0));
   } else if (auto concat = dyn_cast_or_null<tensor::ConcatOp>(def)) {
     llvm::for_each(concat.getInputs(), max);
@@ -93,14 +94,22 @@ static std::string reasonFor(Operation *op, DenseMap<Value, bool> &memo,
   if (llvm::any_of(op->getOperands(), [&](Value o) { return comesFromAttention(o, memo); }))
     return "attention (scores, masking, softmax, values): left for the attention path";
   if (llvm::all_of(op->getResults(), [&](Value r) { return feedsAttention(r, forward, memo); })) {
-    // Slices within heads, or heads put back together, on their way from a projection: a
-    // rotation of q or k (a softmax scale or a widening of q is attention's own).
-    auto withinHeads = [&](Value o) {
-      auto slice = o.getDefiningOp<tensor::ExtractSliceOp>();
-      return (o.getDefiningOp<tensor::ConcatOp>() || (slice && slice.getType().getRank() >= 3)) &&
-             fromKernel(o, derived) != FromKernel::No;
+    // A rotation of q or k on its way from a projection: a sign flip, a product with a table
+    // broadcast over the heads, or heads put back together (a widening of q or k, or the
+    // softmax scale, is attention's own).
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    auto fromProjection = [&](Value o) { return fromKernel(o, derived) != FromKernel::No; };
+    auto rotates = [&] {
+      if (llvm::any_of(generic.getBody()->getOperations(),
+                       [](Operation &inner) { return isa<arith::NegFOp>(inner); }))
+        return true;
+      for (OpOperand *input : generic.getDpsInputOperands())
+        if (input->get().getDefiningOp<tensor::ConcatOp>() ||
+            !generic.getMatchingIndexingMap(input).isPermutation())
+          return true;
+      return false;
     };
-    if (isa<linalg::GenericOp>(op) && llvm::any_of(op->getOperands(), withinHeads))
+    if (generic && llvm::any_of(op->getOperands(), fromProjection) && rotates())
       return "elementwise op between a projection and attention that no epilogue absorbed "
              "(a rotation of q or k in a layout coda-fuse-rope does not match)";
     return "attention (scores, masking, softmax, values): left for the attention path";

@@ -24,6 +24,9 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <set>
 
 namespace mlir::coda {
 #define GEN_PASS_DEF_CODAFUSEROPE
@@ -44,7 +47,10 @@ struct RopeRange {
   /// Heads first ([H, M, HD], after a transpose, as attention reads them) or tokens first
   /// ([M, H, HD], a view of the columns).
   bool headsFirst = true;
-  int64_t rot = 0; // the rotated columns at the start of each head: hd, or fewer (partial)
+  /// A partial rotary's rotated columns [off, off + rot) of each group of `hd` columns: all of
+  /// them (off 0, rot hd), the first of a head (Phi), or of q's and k's heads where q, k and v
+  /// are interleaved per head (GPT-NeoX: groups of 3 HD, q at 0, k at HD).
+  int64_t off = 0, rot = 0;
   /// Reshapes and transposes that both products of the rotation pass through before their sum
   /// (torch-mlir moves them there from [B, H, S, HD] programs); those of the cos side, in order.
   SmallVector<Operation *> layoutAfter;
@@ -274,24 +280,65 @@ static bool matchRotateHalf(Value x, function_ref<Value(Operation *, Value)> mat
 }
 
 
+/// Whether `s` slices only the last of three dimensions, with unit strides.
+static bool isWithinLastDim(tensor::ExtractSliceOp s) {
+  auto source = cast<RankedTensorType>(s.getSourceType());
+  return s.hasUnitStride() && s.getStaticOffsets()[0] == 0 && s.getStaticOffsets()[1] == 0 &&
+         s.getStaticSizes()[0] == source.getDimSize(0) &&
+         s.getStaticSizes()[1] == source.getDimSize(1) &&
+         !ShapedType::isDynamic(s.getStaticOffsets()[2]);
+}
+
+/// Partial rotary on `head` ([.., .., HD]): cat(rotate(head[..., :R]), head[..., R:]), with
+/// `r.off` the head's first column in its group. Sets rot, cos, sin, rotated (the concat) and
+/// the ops it matched.
+static std::optional<RopeRange> matchPartial(Value head, RopeRange r,
+                                             function_ref<Value(Operation *, Value)> matchTable) {
+  int64_t hd = cast<RankedTensorType>(head.getType()).getDimSize(2);
+  tensor::ExtractSliceOp rotSlice, passSlice;
+  for (Operation *user : head.getUsers()) {
+    auto s = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!s || !isWithinLastDim(s))
+      return std::nullopt;
+    (s.getStaticOffsets()[2] == 0 ? rotSlice : passSlice) = s;
+  }
+  if (!rotSlice || !passSlice || !passSlice->hasOneUse())
+    return std::nullopt;
+  int64_t rot = rotSlice.getStaticSizes()[2];
+  if (rot % 2 || r.off % 2 || rot >= hd || passSlice.getStaticOffsets()[2] != rot ||
+      passSlice.getStaticSizes()[2] != hd - rot)
+    return std::nullopt;
+  r.rot = rot;
+  if (!matchRotateHalf(rotSlice.getResult(), matchTable, r) || !r.layoutAfter.empty())
+    return std::nullopt;
+  auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(r.rotated));
+  if (!concat || concat.getDim() != 2 || concat.getInputs().size() != 2 ||
+      concat.getInputs()[0] != r.rotated || concat.getInputs()[1] != passSlice.getResult())
+    return std::nullopt;
+  r.rotated = concat.getResult();
+  r.ops.insert(r.ops.begin(), concat);
+  r.ops.append({rotSlice, passSlice});
+  return r;
+}
+
 /// Matches the rotation on `columns` ([M, width], a gemm result or a slice of one).
-static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
+static SmallVector<RopeRange> matchRope(Value columns, int64_t c0) {
   MLIRContext *ctx = columns.getContext();
   auto type = cast<RankedTensorType>(columns.getType());
   auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(singleUser(columns));
   if (!expand || expand.getResultType().getRank() != 3 ||
       expand.getReassociationIndices() != SmallVector<ReassociationIndices>{{0}, {1, 2}})
-    return std::nullopt;
+    return {};
   auto transpose = dyn_cast_or_null<linalg::TransposeOp>(singleUser(expand.getResult()));
   if (transpose && transpose.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
-    return std::nullopt;
+    return {};
   bool headsFirst = transpose != nullptr;
   Value heads = headsFirst ? Value(transpose->getResult(0)) : Value(expand.getResult());
   auto headType = cast<RankedTensorType>(heads.getType());
   int64_t h = headType.getDimSize(headsFirst ? 0 : 1), m = headType.getDimSize(headsFirst ? 1 : 0),
           hd = headType.getDimSize(2);
   if (hd % 2 || c0 % hd || m != type.getDimSize(0))
-    return std::nullopt;
+    return {};
   // The tables are [M, HD], read per token and head dimension; tokens-first programs read
   // them through a [M, 1, HD] view.
   AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
@@ -312,48 +359,69 @@ static std::optional<RopeRange> matchRope(Value columns, int64_t c0) {
   r.rot = hd;
   if (headsFirst)
     if (std::optional<RopeRange> interleaved = matchInterleaved(heads, r))
-      return interleaved;
+      return {*interleaved};
   r.ops.clear();
   if (matchRotateHalf(heads, matchTable, r)) {
     r.ops.append(tableViews.begin(), tableViews.end());
     r.ops.append(layoutOps.begin(), layoutOps.end());
-    return r;
+    return {r};
   }
-  // Partial rotary: cat(rotate(x[..., :R]), x[..., R:]).
+  // Partial rotary: cat(rotate(x[..., :R]), x[..., R:]) on each group of HD columns, or on
+  // heads sliced out of each group.
   tableViews.clear();
-  tensor::ExtractSliceOp rotSlice, passSlice;
+  auto tail = [&](SmallVector<RopeRange> found) {
+    for (RopeRange &range : found) {
+      range.ops.append(tableViews.begin(), tableViews.end());
+      range.ops.append(layoutOps.begin(), layoutOps.end());
+    }
+    return found;
+  };
+  if (std::optional<RopeRange> partial = matchPartial(heads, r, matchTable))
+    return tail({*partial});
+  SmallVector<RopeRange> found;
+  SmallVector<tensor::ExtractSliceOp> plain;
   for (Operation *user : heads.getUsers()) {
-    auto s = dyn_cast<tensor::ExtractSliceOp>(user);
-    if (!s || !s.hasUnitStride() || s.getStaticOffsets()[0] != 0 ||
-        s.getStaticOffsets()[1] != 0 || s.getStaticSizes()[0] != headType.getDimSize(0) ||
-        s.getStaticSizes()[1] != headType.getDimSize(1))
-      return std::nullopt;
-    (s.getStaticOffsets()[2] == 0 ? rotSlice : passSlice) = s;
+    auto head = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!head || !isWithinLastDim(head))
+      return {};
+    r.off = head.getStaticOffsets()[2];
+    if (std::optional<RopeRange> partial = matchPartial(head.getResult(), r, matchTable)) {
+      partial->ops.push_back(head);
+      found.push_back(*partial);
+    } else {
+      plain.push_back(head);
+    }
   }
-  if (!rotSlice || !passSlice || !passSlice->hasOneUse())
-    return std::nullopt;
-  int64_t rot = rotSlice.getStaticSizes()[2];
-  if (rot % 2 || rot >= hd || passSlice.getStaticOffsets()[2] != rot ||
-      passSlice.getStaticSizes()[2] != hd - rot)
-    return std::nullopt;
-  r.rot = rot;
-  if (!matchRotateHalf(rotSlice.getResult(), matchTable, r) || !r.layoutAfter.empty())
-    return std::nullopt;
-  auto concat = dyn_cast_or_null<tensor::ConcatOp>(singleUser(r.rotated));
-  if (!concat || concat.getDim() != 2 || concat.getInputs().size() != 2 ||
-      concat.getInputs()[0] != r.rotated || concat.getInputs()[1] != passSlice.getResult())
-    return std::nullopt;
-  r.rotated = concat.getResult();
-  r.ops.insert(r.ops.begin(), concat);
-  r.ops.append({rotSlice, passSlice});
-  r.ops.append(tableViews.begin(), tableViews.end());
-  r.ops.append(layoutOps.begin(), layoutOps.end());
-  return r;
+  // Heads read as they are (v) must not hold rotated columns, which the kernel permutes.
+  for (tensor::ExtractSliceOp head : plain)
+    for (const RopeRange &range : found)
+      if (head.getStaticOffsets()[2] < range.off + range.rot &&
+          range.off < head.getStaticOffsets()[2] + head.getStaticSizes()[2])
+        return {};
+  return tail(found);
 }
 
-/// The original column of new column `n`: inside a rotated range, new column base + 2p + odd
-/// of a head holds the head's column p + odd * R/2 (R = HD, or the rotated columns of a partial
-/// rotary, after which a head's columns stay in place).
+/// Whether column `col` (of the gemm result) is one a range rotates: inside [c0, c0 + width)
+/// and, for a partial rotary, among the rotated columns [off, off + rot) of its group.
+static Value isRotatedColumn(OpBuilder &b, Location loc, Value col, const RopeRange &r) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, p, x, cst(v)).getResult();
+  };
+  Value inside = arith::AndIOp::create(b, loc, cmp(arith::CmpIPredicate::uge, col, r.c0),
+                                       cmp(arith::CmpIPredicate::ult, col, r.c0 + r.width));
+  if (r.rot == r.hd)
+    return inside;
+  Value within = arith::RemUIOp::create(b, loc, arith::SubIOp::create(b, loc, col, cst(r.c0)),
+                                        cst(r.hd));
+  inside = arith::AndIOp::create(b, loc, inside, cmp(arith::CmpIPredicate::ult, within, r.off + r.rot));
+  return r.off ? arith::AndIOp::create(b, loc, inside, cmp(arith::CmpIPredicate::uge, within, r.off))
+               : inside;
+}
+
+/// The original column of new column `n`: inside a rotated range, new column off + 2p + odd of
+/// a group holds the group's column off + p + odd * R/2 (R = HD, or the rotated columns of a
+/// partial rotary); the group's other columns stay in place.
 static Value originalColumn(OpBuilder &b, Location loc, Value n, ArrayRef<RopeRange> ranges) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   Value result = n;
@@ -361,23 +429,18 @@ static Value originalColumn(OpBuilder &b, Location loc, Value n, ArrayRef<RopeRa
     if (r.interleaved)
       continue; // pairs already adjacent
     Value local = arith::SubIOp::create(b, loc, n, cst(r.c0));
-    Value head = arith::DivUIOp::create(b, loc, local, cst(r.hd));
+    Value group = arith::DivUIOp::create(b, loc, local, cst(r.hd));
     Value within = arith::RemUIOp::create(b, loc, local, cst(r.hd));
+    if (r.off)
+      within = arith::SubIOp::create(b, loc, within, cst(r.off));
     Value pair = arith::DivUIOp::create(b, loc, within, cst(2));
     Value odd = arith::RemUIOp::create(b, loc, within, cst(2));
     Value paired = arith::AddIOp::create(b, loc, pair,
                                          arith::MulIOp::create(b, loc, odd, cst(r.rot / 2)));
-    if (r.rot < r.hd)
-      paired = arith::SelectOp::create(
-          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, within, cst(r.rot)),
-          paired, within);
     Value orig = arith::AddIOp::create(
-        b, loc, cst(r.c0),
-        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, head, cst(r.hd)), paired));
-    Value inside = arith::AndIOp::create(
-        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n, cst(r.c0)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n, cst(r.c0 + r.width)));
-    result = arith::SelectOp::create(b, loc, inside, orig, result);
+        b, loc, cst(r.c0 + r.off),
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, group, cst(r.hd)), paired));
+    result = arith::SelectOp::create(b, loc, isRotatedColumn(b, loc, n, r), orig, result);
   }
   return result;
 }
@@ -416,7 +479,7 @@ static func::FuncOp createPermuteWeights(ModuleOp module, RankedTensorType type,
   {
     name += "_c" + std::to_string(r.c0) + "w" + std::to_string(r.width) + "d" + std::to_string(r.hd);
     if (r.rot < r.hd)
-      name += "r" + std::to_string(r.rot);
+      name += "o" + std::to_string(r.off) + "r" + std::to_string(r.rot);
   }
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
@@ -528,18 +591,19 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
           slice.getStaticSizes()[0] != gemm.getM() || ShapedType::isDynamic(slice.getStaticOffsets()[1]))
         return false;
       int64_t c0 = slice.getStaticOffsets()[1];
-      if (std::optional<RopeRange> r = matchRope(slice.getResult(), c0)) {
-        r->ops.push_back(slice);
-        ranges.push_back(*r);
-      } else {
+      SmallVector<RopeRange> found = matchRope(slice.getResult(), c0);
+      if (found.empty())
         plainSlices.push_back({c0, slice.getStaticSizes()[1]});
+      for (RopeRange &r : found) {
+        r.ops.push_back(slice);
+        ranges.push_back(r);
       }
       continue;
     }
-    std::optional<RopeRange> r = matchRope(result, 0);
-    if (!r || !result.hasOneUse())
+    SmallVector<RopeRange> found = matchRope(result, 0);
+    if (found.empty() || !result.hasOneUse())
       return false;
-    ranges.push_back(*r);
+    ranges.append(found);
   }
   if (ranges.empty())
     return false;
@@ -556,8 +620,6 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     if (Operation *def = table.getDefiningOp(); def && !def->isBeforeInBlock(gemm))
       return false;
   // The tables become operands tiled with period HD (or HD/2 for interleaved pairs).
-  if (n % ranges.front().hd != 0)
-    return false;
 
   // Ranges whose rotated heads meet only in a product contracting the head dimension, one as
   // the left and one as the right operand, keep the permuted order: with P the permutation,
@@ -586,8 +648,8 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     halves |= !interleaved && !keepPermuted.contains(i);
   if (halves && llvm::any_of(ranges, [&](const RopeRange &r) { return r.c0 % hd != 0; }))
     return false;
-  // The halves layout holds pairs (d, d + HD/2): not those of a partial rotary.
-  if (halves && rot < hd)
+  // The halves layout holds pairs (d, d + HD/2) of whole heads: not those of a partial rotary.
+  if (halves && (rot < hd || n % hd != 0))
     return false;
   SmallVector<RopeRange> permuted(ranges);
   if (halves) {
@@ -625,11 +687,22 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     extras.push_back(v);
     roles.push_back(gemm.getRole(i));
   }
+  std::set<int64_t> offsets;
+  for (const RopeRange &r : ranges)
+    if (r.off)
+      offsets.insert(r.off);
   auto tableColumn = [&](OpBuilder &b, Location l, Value col) {
     auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v).getResult(); };
-    Value pair = arith::DivUIOp::create(b, l, col, cst(2));
     if (interleaved)
-      return pair;
+      return arith::DivUIOp::create(b, l, col, cst(2)).getResult();
+    // The column within its rotated columns (any table column for the others).
+    for (int64_t off : offsets) {
+      Value in = arith::AndIOp::create(
+          b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, col, cst(off)),
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, col, cst(off + rot)));
+      col = arith::SelectOp::create(b, l, in, arith::SubIOp::create(b, l, col, cst(off)), col);
+    }
+    Value pair = arith::DivUIOp::create(b, l, col, cst(2));
     if (rot < hd)
       pair = arith::RemUIOp::create(b, l, pair, cst(rot / 2));
     Value odd = arith::RemUIOp::create(b, l, col, cst(2));
@@ -679,20 +752,7 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
                                          arith::MulFOp::create(b, l, x0, sin1));
         Value inside = arith::ConstantIntOp::create(b, l, b.getI1Type(), 0);
         for (const RopeRange &r : ranges) {
-          Value lo = arith::ConstantIndexOp::create(b, l, r.c0);
-          Value hi = arith::ConstantIndexOp::create(b, l, r.c0 + r.width);
-          Value in = arith::AndIOp::create(
-              b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, evenCol, lo),
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, evenCol, hi));
-          if (r.rot < r.hd) { // only the first R columns of each head
-            Value within = arith::RemUIOp::create(
-                b, l, arith::SubIOp::create(b, l, evenCol, lo),
-                arith::ConstantIndexOp::create(b, l, r.hd));
-            in = arith::AndIOp::create(
-                b, l, in,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, within,
-                                      arith::ConstantIndexOp::create(b, l, r.rot)));
-          }
+          Value in = isRotatedColumn(b, l, evenCol, r);
           inside = arith::OrIOp::create(b, l, inside, in);
         }
         YieldOp::create(b, l, ValueRange{arith::SelectOp::create(b, l, inside, r0, x0),
@@ -715,23 +775,37 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
   Value rotatedColumns = rotated->getResult(0);
   for (auto [index, r] : llvm::enumerate(ranges)) {
     rewriter.setInsertionPointAfter(r.rotated.getDefiningOp());
-    auto headType = cast<RankedTensorType>(r.rotated.getType());
+    Type element = cast<RankedTensorType>(r.rotated.getType()).getElementType();
     Value cols = rotatedColumns;
     if (r.width != n)
       cols = tensor::ExtractSliceOp::create(
           rewriter, loc, rotatedColumns, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(r.c0)},
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(gemm.getM()), rewriter.getIndexAttr(r.width)},
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)});
-    auto expandedType = RankedTensorType::get({gemm.getM(), r.heads, r.hd}, headType.getElementType());
+    auto expandedType = RankedTensorType::get({gemm.getM(), r.heads, r.hd}, element);
     Value expanded = tensor::ExpandShapeOp::create(rewriter, loc, expandedType, cols,
                                                    SmallVector<ReassociationIndices>{{0}, {1, 2}});
     Value heads = expanded;
     if (r.headsFirst)
       heads = linalg::TransposeOp::create(
                   rewriter, loc, expanded,
-                  tensor::EmptyOp::create(rewriter, loc, headType.getShape(), headType.getElementType()),
+                  tensor::EmptyOp::create(rewriter, loc, {r.heads, gemm.getM(), r.hd}, element),
                   ArrayRef<int64_t>{1, 0, 2})
                   ->getResult(0);
+    // A head sliced out of each group (q or k among q, k and v).
+    if (int64_t width = cast<RankedTensorType>(r.rotated.getType()).getDimSize(2);
+        r.layoutAfter.empty() && width != r.hd) {
+      auto type = cast<RankedTensorType>(heads.getType());
+      heads = tensor::ExtractSliceOp::create(
+          rewriter, loc, heads,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+                                 rewriter.getIndexAttr(r.off)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(type.getDimSize(0)),
+                                 rewriter.getIndexAttr(type.getDimSize(1)),
+                                 rewriter.getIndexAttr(width)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
+                                 rewriter.getIndexAttr(1)});
+    }
     for (Operation *op : r.layoutAfter) {
       IRMapping mapping;
       mapping.map(op->getOperand(0), heads);
@@ -739,9 +813,21 @@ static bool fuseRope(GemmOp gemm, ModuleOp module, RewriterBase &rewriter) {
     }
     rewriter.replaceAllUsesWith(r.rotated, heads);
   }
+  // Ops several ranges share (the view of a projection whose heads hold q, k and v) go once
+  // unused; those something else still reads (v) stay, reading the new result.
+  llvm::SetVector<Operation *> matched;
   for (const RopeRange &r : ranges)
-    for (Operation *op : r.ops)
-      rewriter.eraseOp(op);
+    matched.insert(r.ops.begin(), r.ops.end());
+  SmallVector<Operation *> pending(matched.begin(), matched.end());
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : pending)
+      if (op && op->use_empty()) {
+        rewriter.eraseOp(op);
+        op = nullptr;
+        erased = true;
+      }
+  }
   rewriter.replaceAllUsesWith(result, rotatedColumns);
   rewriter.eraseOp(gemm);
   return true;

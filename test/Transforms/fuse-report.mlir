@@ -72,3 +72,32 @@ func.func @strided_pairs(%x: tensor<16x64xf32>, %w: tensor<192x64xf32>)
   } -> tensor<16x96xf32>
   return %y, %0 : tensor<16x96xf32>, tensor<16x192xf32>
 }
+
+// A rotation of q left between its projection and attention (here a product with a table of
+// per-position values broadcast over the heads, which no pass took in) is named as such; the
+// batched product after it is attention's.
+// CHECK-LABEL: @unmatched_rotation: 1 fused kernel, 2 ops outside
+// CHECK:         outside: linalg.generic (line {{[0-9]+}}): elementwise op between a projection and attention that no epilogue absorbed (a rotation of q or k in a layout coda-fuse-rope does not match)
+// CHECK:         outside: linalg.batch_matmul (line {{[0-9]+}}): batched product (attention): left for the attention path
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#table = affine_map<(d0, d1, d2) -> (d1, d2)>
+func.func @unmatched_rotation(%x: tensor<8x32xf32>, %w: tensor<16x32xf32>, %cos: tensor<8x8xf32>,
+                              %kt: tensor<2x8x8xf32>) -> tensor<2x8x8xf32> {
+  %0 = coda.gemm %x, %w transpose_b : tensor<8x32xf32>, tensor<16x32xf32>
+    -> (store tensor<8x16xf32>)
+    epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  %heads = tensor.expand_shape %0 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+  %e = tensor.empty() : tensor<2x8x8xf32>
+  %q = linalg.transpose ins(%heads : tensor<8x2x8xf32>) outs(%e : tensor<2x8x8xf32>) permutation = [1, 0, 2]
+  %r = linalg.generic {indexing_maps = [#id3, #table, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %cos : tensor<2x8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<2x8x8xf32>) {
+  ^bb0(%v: f32, %c: f32, %out: f32):
+    %o = arith.mulf %v, %c : f32
+    linalg.yield %o : f32
+  } -> tensor<2x8x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = linalg.batch_matmul ins(%r, %kt : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%z : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  return %s : tensor<2x8x8xf32>
+}

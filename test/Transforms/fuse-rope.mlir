@@ -66,7 +66,7 @@
 // the permuted heads from meeting only in q·kᵀ. (A partial rotary whose heads must come back
 // in order is left alone: the halves layout pairs d with d + HD/2.)
 // PARTIAL-LABEL: func.func @qk_partial_rope_scores
-// PARTIAL:       call @coda_rope_permute_32x32_c16w16d8r4_c0w16d8r4(
+// PARTIAL:       call @coda_rope_permute_32x32_c16w16d8o0r4_c0w16d8o0r4(
 // PARTIAL:       coda.gemm %arg0, %{{.*}} transpose_b pairwise(rotate) : tensor<8x32xf32>, tensor<32x32xf32>
 // PARTIAL-NEXT:    with(%{{.*}} as tiled : tensor<8x8xf32>, %{{.*}} as tiled : tensor<8x8xf32>)
 // PARTIAL:         arith.remui %{{.*}}, %c8
@@ -74,7 +74,7 @@
 // PARTIAL:         coda.yield
 // PARTIAL-NOT:   tensor.concat
 // PARTIAL:       linalg.batch_matmul
-// PARTIAL-LABEL: func.func private @coda_rope_permute_32x32_c16w16d8r4_c0w16d8r4
+// PARTIAL-LABEL: func.func private @coda_rope_permute_32x32_c16w16d8o0r4_c0w16d8o0r4
 
 // When q is returned, the kernel writes each rotated pair into its head's halves itself
 // (`halves 8`): every head of the merged product is permuted and nothing is restored after it.

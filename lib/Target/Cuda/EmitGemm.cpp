@@ -450,10 +450,11 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   }
   os << "  using K = " << traits << ";\n  using G = K::Gemm;\n";
   os << "  if (m < 1 || n < 1 || k < 1" << (op.getInArity() == 2 ? " || n % 2 != 0" : "");
-  // Periods N must be a multiple of: tiled operands' and the heads rotated into halves.
+  // Periods N must be a multiple of: the tables read through TMA (whole periods a tile) and
+  // the heads rotated into halves. Tables read per thread take column j mod T at any N.
   std::set<int64_t> periods;
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    if (op.getRole(i) == OperandRole::Tiled)
+    if (tableByTma(op, i))
       periods.insert(periodOf(op, i));
   if (std::optional<uint64_t> head = op.getHalves())
     periods.insert(*head);

@@ -159,10 +159,10 @@ func.func @matrix_shape(%a: tensor<2x4x8xf32>, %b: tensor<2x8x6xf32>, %m: tensor
 
 // -----
 
-func.func @tiled_period(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %t: tensor<4x4xf32>) {
-  // expected-error @+1 {{operand #0 has role 'tiled' and needs shape [4] followed by a period that divides N = 6, got [4, 4]}}
+func.func @tiled_period(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{operand #0 has role 'tiled' and needs shape [4] followed by a period, got [4]}}
   %0 = coda.gemm %a, %b : tensor<4x8xf32>, tensor<8x6xf32>
-      with(%t as tiled : tensor<4x4xf32>)
+      with(%t as tiled : tensor<4xf32>)
       -> (store tensor<4x6xf32>)
       epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
     coda.yield %acc : f32

@@ -99,13 +99,13 @@
 // CONTRACT:    if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
 // CONTRACT:    {static_cast<cutlass::bfloat16_t *>(result0), n / 2}, {partials + offsets[0], -INFINITY}
 
-// Rotate: both columns of a pair from one call; tiled tables read at j mod 128.
+// Rotate: both columns of a pair from one call; tiled tables read at j mod 128, at any N.
 // ROTATE:      main_k0_epilogue(acc[e], acc[e + 1], x0[e], x0[e + 1], x1[e], x1[e + 1], rows[e], cols[e] / 2, out);
 // ROTATE-NEXT: v[e] = out[0];
 // ROTATE-NEXT: v[e + 1] = out[1];
 // ROTATE:      coda::rt::GlobalLoad<float, 128>,  // 0
 // ROTATE-NEXT: coda::rt::GlobalLoad<float, 128>,  // 1
-// ROTATE:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
+// ROTATE:      if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
 // ROTATE:      {static_cast<const float *>(operand0), 128}, {static_cast<const float *>(operand1), 128}
 
 // Rotated into halves with --cuda-without=tma-halves (tma-halves.mlir: the default): the TMA store

@@ -35,9 +35,9 @@ def Coda_GemmOp : Coda_Op<"gemm", [
     every result carries it too. Shapes are static.
 
     **Operands** (`with(...)`) each have a role: `scalar` (rank 0), `row` (`[M]`), `col`
-    (`[N]`), `matrix` (`[M, N]`) or `tiled` (`[M, T]` with T dividing N, read at column
-    `j mod T`: a per-row table repeated across column blocks, such as RoPE's cos/sin per
-    position and head dimension); element types are floats or integers (e.g. labels).
+    (`[N]`), `matrix` (`[M, N]`) or `tiled` (`[M, T]`, read at column `j mod T`: a per-row
+    table repeated across column blocks, such as RoPE's cos/sin per position and head
+    dimension; T need not divide N, as when heads of T columns are followed by other columns); element types are floats or integers (e.g. labels).
 
     **Pairwise mode.** Without `pairwise`, the region runs once per accumulator element
     `(i, j)`. With `pairwise(contract)` and `pairwise(rotate)` it runs once per column pair

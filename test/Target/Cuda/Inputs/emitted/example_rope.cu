@@ -142,7 +142,7 @@ struct main_k0_kernel {
 extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
   using K = main_k0_kernel;
   using G = K::Gemm;
-  if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
+  if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;

@@ -57,73 +57,164 @@ static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM,
   return s;
 }
 
-// The epilogue region of main_k0 in fp32: one call per accumulator element, 1 value(s) out.
-__device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, float v3, float v4, float v5, float v6, float v7, float v8, long long v9, long long v10, float *out) {
-  float v11 = 1.414213538e+00f;
-  float v12 = 1.000000000e+00f;
-  float v13 = 5.000000000e-01f;
-  long long v14 = 192;
-  double v15 = 1.000000000e-05f;
-  float v16 = 6.400000000e+01f;
-  float v17 = coda::rt::divFull(v7, v16);
-  float v18 = coda::rt::divFull(v8, v16);
-  float v19 = v17 * v17;
-  float v20 = v18 - v19;
-  float v21 = v15;
-  float v22 = v20 + v21;
-  float v23 = rsqrtf(v22);
-  float v24 = v17 * v1;
-  float v25 = v0 - v24;
-  float v26 = v25 * v23;
-  float v27 = v26 + v2;
-  float v28 = v3;
-  float v29 = v27 + v28;
-  float v30 = v17 * v4;
-  float v31 = v0 - v30;
-  float v32 = v31 * v23;
-  float v33 = v32 + v5;
-  float v34 = v6;
-  float v35 = v33 + v34;
-  float v36 = coda::rt::divFull(v35, v11);
-  float v37 = erff(v36);
-  float v38 = v37 + v12;
-  float v39 = v38 * v13;
-  float v40 = v35 * v39;
-  bool v41 = v10 < v14;
-  float v42 = v41 ? v29 : v40;
-  out[0] = v42;
+// The epilogue region of main_k0 in fp32: one call per column pair, 2 value(s) out.
+__device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, float v3, float v4, float v5, float v6, float v7, float v8, float v9, float v10, float v11, float v12, float v13, float v14, float v15, float v16, float v17, float v18, float v19, long long v20, long long v21, float *out) {
+  float v22 = 1.414213538e+00f;
+  float v23 = 1.000000000e+00f;
+  float v24 = 5.000000000e-01f;
+  long long v25 = 20;
+  long long v26 = 16;
+  long long v27 = 4;
+  long long v28 = 192;
+  long long v29 = 48;
+  long long v30 = 1;
+  long long v31 = 2;
+  double v32 = 1.000000000e-05f;
+  float v33 = 6.400000000e+01f;
+  float v34 = coda::rt::divFull(v18, v33);
+  float v35 = coda::rt::divFull(v19, v33);
+  float v36 = v34 * v34;
+  float v37 = v35 - v36;
+  float v38 = v32;
+  float v39 = v37 + v38;
+  float v40 = rsqrtf(v39);
+  long long v41 = v21 * v31;
+  long long v42 = v41 + v30;
+  long long v43 = v41 / v29;
+  long long v44 = v41 % v29;
+  long long v45 = v44 / v31;
+  long long v46 = v44 % v31;
+  long long v47 = v46 * v31;
+  long long v48 = v45 + v47;
+  long long v49 = v43 * v29;
+  long long v50 = v49 + v48;
+  bool v51 = v41 < v28;
+  bool v52 = v44 < v27;
+  bool v53 = v51 & v52;
+  long long v54 = v53 ? v50 : v41;
+  long long v55 = v44 - v26;
+  long long v56 = v55 / v31;
+  long long v57 = v55 % v31;
+  long long v58 = v57 * v31;
+  long long v59 = v56 + v58;
+  long long v60 = v49 + v59;
+  long long v61 = v60 + v26;
+  bool v62 = v44 < v25;
+  bool v63 = v51 & v62;
+  bool v64 = v44 >= v26;
+  bool v65 = v63 & v64;
+  long long v66 = v65 ? v61 : v54;
+  float v67 = v34 * v2;
+  float v68 = v0 - v67;
+  float v69 = v68 * v40;
+  float v70 = v69 + v4;
+  float v71 = v6;
+  float v72 = v70 + v71;
+  float v73 = v34 * v8;
+  float v74 = v0 - v73;
+  float v75 = v74 * v40;
+  float v76 = v75 + v10;
+  float v77 = v12;
+  float v78 = v76 + v77;
+  float v79 = coda::rt::divFull(v78, v22);
+  float v80 = erff(v79);
+  float v81 = v80 + v23;
+  float v82 = v81 * v24;
+  float v83 = v78 * v82;
+  bool v84 = v66 < v28;
+  float v85 = v84 ? v72 : v83;
+  long long v86 = v42 / v29;
+  long long v87 = v42 % v29;
+  long long v88 = v87 / v31;
+  long long v89 = v87 % v31;
+  long long v90 = v89 * v31;
+  long long v91 = v88 + v90;
+  long long v92 = v86 * v29;
+  long long v93 = v92 + v91;
+  bool v94 = v42 < v28;
+  bool v95 = v87 < v27;
+  bool v96 = v94 & v95;
+  long long v97 = v96 ? v93 : v42;
+  long long v98 = v87 - v26;
+  long long v99 = v98 / v31;
+  long long v100 = v98 % v31;
+  long long v101 = v100 * v31;
+  long long v102 = v99 + v101;
+  long long v103 = v92 + v102;
+  long long v104 = v103 + v26;
+  bool v105 = v87 < v25;
+  bool v106 = v94 & v105;
+  bool v107 = v87 >= v26;
+  bool v108 = v106 & v107;
+  long long v109 = v108 ? v104 : v97;
+  float v110 = v34 * v3;
+  float v111 = v1 - v110;
+  float v112 = v111 * v40;
+  float v113 = v112 + v5;
+  float v114 = v7;
+  float v115 = v113 + v114;
+  float v116 = v34 * v9;
+  float v117 = v1 - v116;
+  float v118 = v117 * v40;
+  float v119 = v118 + v11;
+  float v120 = v13;
+  float v121 = v119 + v120;
+  float v122 = coda::rt::divFull(v121, v22);
+  float v123 = erff(v122);
+  float v124 = v123 + v23;
+  float v125 = v124 * v24;
+  float v126 = v121 * v125;
+  bool v127 = v109 < v28;
+  float v128 = v127 ? v115 : v126;
+  float v129 = v14;
+  float v130 = v15;
+  float v131 = v16;
+  float v132 = v17;
+  float v133 = v128 * v131;
+  float v134 = v85 * v129;
+  float v135 = v134 - v133;
+  float v136 = v85 * v132;
+  float v137 = v128 * v130;
+  float v138 = v137 + v136;
+  bool v139 = v53 | v65;
+  float v140 = v139 ? v135 : v85;
+  float v141 = v139 ? v138 : v128;
+  out[0] = v140;
+  out[1] = v141;
 }
 
-// Value stream 0: result #0.
+// Value stream 0: result #0 (even and odd column of each pair).
 template <int F> struct main_k0_v0 {
-  CUTLASS_DEVICE cutlass::Array<float, F> operator()(cutlass::Array<int, F> const &rows, cutlass::Array<int, F> const &cols, cutlass::Array<float, F> const &acc, cutlass::Array<float, F> const &x0, cutlass::Array<float, F> const &x1, cutlass::Array<float, F> const &x2, cutlass::Array<float, F> const &x3, cutlass::Array<float, F> const &x4, cutlass::Array<float, F> const &x5, cutlass::Array<float, F> const &x6, cutlass::Array<float, F> const &x7) const {
+  CUTLASS_DEVICE cutlass::Array<float, F> operator()(cutlass::Array<int, F> const &rows, cutlass::Array<int, F> const &cols, cutlass::Array<float, F> const &acc, cutlass::Array<float, F> const &x0, cutlass::Array<float, F> const &x1, cutlass::Array<float, F> const &x2, cutlass::Array<float, F> const &x3, cutlass::Array<float, F> const &x4, cutlass::Array<float, F> const &x5, cutlass::Array<float, F> const &x6, cutlass::Array<float, F> const &x7, cutlass::Array<float, F> const &x8, cutlass::Array<float, F> const &x9) const {
     cutlass::Array<float, F> v;
-    float out[1];
+    float out[2];
+    coda::rt::checkPairs(rows, cols);
     CUTLASS_PRAGMA_UNROLL
-    for (int e = 0; e < F; ++e) {
-      main_k0_epilogue(acc[e], x0[e], x1[e], x2[e], x3[e], x4[e], x5[e], x6[e], x7[e], rows[e], cols[e], out);
+    for (int e = 0; e < F; e += 2) {
+      main_k0_epilogue(acc[e], acc[e + 1], x0[e], x0[e + 1], x1[e], x1[e + 1], x2[e], x2[e + 1], x3[e], x3[e + 1], x4[e], x4[e + 1], x5[e], x5[e + 1], x6[e], x6[e + 1], x7[e], x7[e + 1], x8[e], x9[e], rows[e], cols[e] / 2, out);
       v[e] = out[0];
+      v[e + 1] = out[1];
     }
     return v;
   }
 };
 
-// main_k0: A · Bᵀ; results: #0 store (TMA store).
-// coda-tuning-key: 16x448x64:bf16:nt:plain:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,row-f32,row-f32:store-bf16:ops73
+// main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
+// coda-tuning-key: 16x448x64:bf16:nt:rotate:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,tiled48-bf16,tiled48-bf16,row-f32,row-f32:store-bf16:ops102
 // configuration: 128x128x64 cluster 2x1 cooperative raster along_n division full (analytic model)
-// model inputs: epilogue 2.0 bytes and 73 fp32 ops per element (61 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.031 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.062 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.062 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 0.085 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.085 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.031 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.031 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.031 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.031 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.031 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "swizzle": 1, "division": "full"} model 0.031 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.031 ms
+// model inputs: epilogue 2.0 bytes and 102 fp32 ops per element (94 with div.full.f32)
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.047 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.094 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.095 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.119 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.119 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.047 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.047 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.047 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.047 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.047 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "swizzle": 1, "division": "full"} model 0.047 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.047 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -146,18 +237,22 @@ struct main_k0_kernel {
       cute::seq<>,
       cute::seq<>,
       cute::seq<>,
-      cute::seq<0, 1, 2, 3, 4, 5, 6, 7>,
-      cute::seq<8>>,
+      cute::seq<>,
+      cute::seq<>,
+      cute::seq<0, 1, 2, 3, 4, 5, 6, 7, 8, 9>,
+      cute::seq<10>>,
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 0
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 1
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, cutlass::bfloat16_t, float>,  // 2
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 3
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, float>,  // 4
       cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, cutlass::bfloat16_t, float>,  // 5
-      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 6
-      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 7
-      coda::rt::IndexedCompute<main_k0_v0>,  // 8
-      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 9
+      coda::rt::GlobalLoad<cutlass::bfloat16_t, 48>,  // 6
+      coda::rt::GlobalLoad<cutlass::bfloat16_t, 48>,  // 7
+      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 8
+      coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 9
+      coda::rt::IndexedCompute<main_k0_v0>,  // 10
+      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 11
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
@@ -183,10 +278,10 @@ static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 }
 
-static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
+static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, const void *operand8, const void *operand9, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
   using K = main_k0_kernel;
   using G = K::Gemm;
-  if (m < 1 || n < 1 || k < 1)
+  if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
@@ -206,7 +301,7 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
   args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
-  args.epilogue.thread = {{static_cast<const float *>(operand0)}, {static_cast<const float *>(operand1)}, {static_cast<const cutlass::bfloat16_t *>(operand2)}, {static_cast<const float *>(operand3)}, {static_cast<const float *>(operand4)}, {static_cast<const cutlass::bfloat16_t *>(operand5)}, {{static_cast<const float *>(operand6)}, rowsDone}, {{static_cast<const float *>(operand7)}, rowsDone}, {}, {}};
+  args.epilogue.thread = {{static_cast<const float *>(operand0)}, {static_cast<const float *>(operand1)}, {static_cast<const cutlass::bfloat16_t *>(operand2)}, {static_cast<const float *>(operand3)}, {static_cast<const float *>(operand4)}, {static_cast<const cutlass::bfloat16_t *>(operand5)}, {static_cast<const cutlass::bfloat16_t *>(operand6), 48}, {static_cast<const cutlass::bfloat16_t *>(operand7), 48}, {{static_cast<const float *>(operand8)}, rowsDone}, {{static_cast<const float *>(operand9)}, rowsDone}, {}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -214,8 +309,8 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
 }
 
 // Runs main_k0 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
-extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
-  return main_k0_launch(a, b, operand0, operand1, operand2, operand3, operand4, operand5, operand6, operand7, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
+extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, const void *operand8, const void *operand9, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+  return main_k0_launch(a, b, operand0, operand1, operand2, operand3, operand4, operand5, operand6, operand7, operand8, operand9, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
 }
 
 // Bytes of device memory main_k0 needs as its workspace.
@@ -681,6 +776,74 @@ extern "C" int coda_concat_weights_192x64_256x64_rows_run(const void *arg0, cons
   return CODA_OK;
 }
 
+// coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_g0: a linalg.generic over [448, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 3584LL) return;
+  long long d0 = point / 8LL % 448LL;
+  long long d1v = point / 1LL % 8LL * 8LL;
+  coda::rt::Vec8 v0v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d1 = d1v + e;
+    long long v1 = d0;
+    long long v2 = d1;
+    long long v3 = 48;
+    long long v4 = v1 / v3;
+    long long v5 = v1 % v3;
+    long long v6 = 2;
+    long long v7 = v5 / v6;
+    long long v8 = v5 % v6;
+    long long v9 = v8 * v6;
+    long long v10 = v7 + v9;
+    long long v11 = v4 * v3;
+    long long v12 = v11 + v10;
+    long long v13 = 192;
+    bool v14 = v1 < v13;
+    long long v15 = 0;
+    bool v16 = v1 >= v15;
+    bool v17 = v16 & v14;
+    long long v18 = 4;
+    bool v19 = v5 < v18;
+    bool v20 = v17 & v19;
+    long long v21 = v20 ? v12 : v1;
+    long long v22 = 16;
+    long long v23 = v5 - v22;
+    long long v24 = v23 / v6;
+    long long v25 = v23 % v6;
+    long long v26 = v25 * v6;
+    long long v27 = v24 + v26;
+    long long v28 = v11 + v27;
+    long long v29 = v28 + v22;
+    long long v30 = 20;
+    bool v31 = v5 < v30;
+    bool v32 = v17 & v31;
+    bool v33 = v5 >= v22;
+    bool v34 = v32 & v33;
+    long long v35 = v34 ? v29 : v21;
+    float v36 = coda::rt::load(p0, v35 * 64LL + v2);
+    v0v.v[e] = v36;
+  }
+  coda::rt::store8(p1, d0 * 64LL + d1v, v0v);
+}
+
+// Bytes of device memory coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_run needs as its workspace.
+extern "C" size_t coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_run_workspace_size() {
+  size_t scratch = 0;
+  return 0 + scratch;
+}
+
+// @coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 0;
+  if (!coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+    return CODA_MISALIGNED;
+  coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_g0<<<14, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  return CODA_OK;
+}
+
 // main_g2: linalg.fill.
 __global__ void main_g2(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -793,6 +956,110 @@ __global__ void main_g16(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + (i0 + 192LL), src + i0);
 }
 
+// main_g17: a linalg.generic over [448] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g17(const float *__restrict__ p0, const float *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, const float *__restrict__ p3, const float *__restrict__ p4, const __nv_bfloat16 *__restrict__ p5, float *__restrict__ p6, float *__restrict__ p7, __nv_bfloat16 *__restrict__ p8, float *__restrict__ p9, float *__restrict__ p10, __nv_bfloat16 *__restrict__ p11) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 56LL) return;
+  long long d0v = point / 1LL % 56LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  coda::rt::Vec8 v2v;
+  coda::rt::Vec8 v3v;
+  coda::rt::Vec8 v4v;
+  coda::rt::Vec8 v5v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d0 = d0v + e;
+    long long v6 = d0;
+    long long v7 = 48;
+    long long v8 = v6 / v7;
+    long long v9 = v6 % v7;
+    long long v10 = 2;
+    long long v11 = v9 / v10;
+    long long v12 = v9 % v10;
+    long long v13 = v12 * v10;
+    long long v14 = v11 + v13;
+    long long v15 = v8 * v7;
+    long long v16 = v15 + v14;
+    long long v17 = 192;
+    bool v18 = v6 < v17;
+    long long v19 = 0;
+    bool v20 = v6 >= v19;
+    bool v21 = v20 & v18;
+    long long v22 = 4;
+    bool v23 = v9 < v22;
+    bool v24 = v21 & v23;
+    long long v25 = v24 ? v16 : v6;
+    long long v26 = 16;
+    long long v27 = v9 - v26;
+    long long v28 = v27 / v10;
+    long long v29 = v27 % v10;
+    long long v30 = v29 * v10;
+    long long v31 = v28 + v30;
+    long long v32 = v15 + v31;
+    long long v33 = v32 + v26;
+    long long v34 = 20;
+    bool v35 = v9 < v34;
+    bool v36 = v21 & v35;
+    bool v37 = v9 >= v26;
+    bool v38 = v36 & v37;
+    long long v39 = v38 ? v33 : v25;
+    float v40 = coda::rt::load(p0, v39);
+    float v41 = coda::rt::load(p1, v39);
+    float v42 = coda::rt::load(p2, v39);
+    float v43 = coda::rt::load(p3, v39);
+    float v44 = coda::rt::load(p4, v39);
+    float v45 = coda::rt::load(p5, v39);
+    v0v.v[e] = v40;
+    v1v.v[e] = v41;
+    v2v.v[e] = v42;
+    v3v.v[e] = v43;
+    v4v.v[e] = v44;
+    v5v.v[e] = v45;
+  }
+  coda::rt::store8(p6, d0v, v0v);
+  coda::rt::store8(p7, d0v, v1v);
+  coda::rt::store8(p8, d0v, v2v);
+  coda::rt::store8(p9, d0v, v3v);
+  coda::rt::store8(p10, d0v, v4v);
+  coda::rt::store8(p11, d0v, v5v);
+}
+
+// main_g18: a linalg.generic over [16, 48] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, __nv_bfloat16 *__restrict__ p2, __nv_bfloat16 *__restrict__ p3) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 96LL) return;
+  long long d0 = point / 6LL % 16LL;
+  long long d1v = point / 1LL % 6LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v;
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d1 = d1v + e;
+    long long v2 = d0;
+    long long v3 = d1;
+    long long v4 = 20;
+    bool v5 = v3 < v4;
+    long long v6 = 16;
+    bool v7 = v3 >= v6;
+    bool v8 = v7 & v5;
+    long long v9 = v3 - v6;
+    long long v10 = v8 ? v9 : v3;
+    long long v11 = 2;
+    long long v12 = v10 / v11;
+    long long v13 = v12 % v11;
+    long long v14 = v10 % v11;
+    long long v15 = v14 * v11;
+    long long v16 = v13 + v15;
+    float v17 = coda::rt::load(p0, v2 * 4LL + v16);
+    float v18 = coda::rt::load(p1, v2 * 4LL + v16);
+    v0v.v[e] = v17;
+    v1v.v[e] = v18;
+  }
+  coda::rt::store8(p2, d0 * 48LL + d1v, v0v);
+  coda::rt::store8(p3, d0 * 48LL + d1v, v1v);
+}
+
 // main_g1: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
 __device__ __forceinline__ void main_g1_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, float *__restrict__ p2) {
   if (point >= 16LL) return;
@@ -829,8 +1096,8 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1, p2); });
 }
 
-// main_g17: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g17(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g19: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g19(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 384LL) return;
   long long i0 = point / 24LL % 16LL;
@@ -838,33 +1105,13 @@ __global__ void main_g17(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 192LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 0LL));
 }
 
-// main_g18: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g18(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g20: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g20(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long i0 = point / 32LL % 16LL;
   long long i1 = point / 1LL % 32LL * 8LL;
   coda::rt::copy8(dst + i0 * 256LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 192LL));
-}
-
-// main_g19: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g19(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 0LL));
-}
-
-// main_g20: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g20(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 16LL));
 }
 
 // main_g21: tensor.extract_slice, 8 elements per thread.
@@ -895,193 +1142,18 @@ __global__ void main_g22(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g23: tensor.extract_slice.
+// main_g23: tensor.extract_slice, 8 elements per thread.
 __global__ void main_g23(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)];
-}
-
-// main_g24: tensor.extract_slice.
-__global__ void main_g24(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[i0 * 16LL + i1 * 4LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)];
-}
-
-// main_g25: tensor.extract_slice.
-__global__ void main_g25(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long i0 = point / 8LL % 16LL;
   long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)];
+  long long i2 = point / 1LL % 2LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 0LL));
 }
 
-// main_g26: tensor.extract_slice.
-__global__ void main_g26(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)];
-}
-
-// main_g27: a linalg.generic over [16, 4, 2] outside the kernels.
-__global__ void main_g27(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2 = point / 1LL % 2LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 8LL + d1 * 2LL + d2);
-  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
-  v0 = v2;
-  coda::rt::store(p1, d0 * 8LL + d1 * 2LL + d2, v0);
-}
-
-// main_g28: tensor.insert_slice.
-__global__ void main_g28(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)] = src[i0 * 8LL + i1 * 2LL + i2];
-}
-
-// main_g29: tensor.insert_slice.
-__global__ void main_g29(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)] = src[i0 * 8LL + i1 * 2LL + i2];
-}
-
-// main_g30: tensor.extract_slice.
-__global__ void main_g30(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)];
-}
-
-// main_g31: tensor.extract_slice.
-__global__ void main_g31(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[i0 * 8LL + i1 * 2LL + i2] = src[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)];
-}
-
-// main_g32: a linalg.generic over [16, 4, 2] outside the kernels.
-__global__ void main_g32(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2 = point / 1LL % 2LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 8LL + d1 * 2LL + d2);
-  float v2 = __bfloat162float(__float2bfloat16_rn(-v1));
-  v0 = v2;
-  coda::rt::store(p1, d0 * 8LL + d1 * 2LL + d2, v0);
-}
-
-// main_g33: tensor.insert_slice.
-__global__ void main_g33(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 0LL)] = src[i0 * 8LL + i1 * 2LL + i2];
-}
-
-// main_g34: tensor.insert_slice.
-__global__ void main_g34(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 2LL % 4LL;
-  long long i2 = point / 1LL % 2LL;
-  dst[(i0 + 0LL) * 16LL + (i1 + 0LL) * 4LL + (i2 + 2LL)] = src[i0 * 8LL + i1 * 2LL + i2];
-}
-
-// main_g35: a linalg.generic over [16, 4, 4] outside the kernels.
-__global__ void main_g35(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, const __nv_bfloat16 *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, const __nv_bfloat16 *__restrict__ p4, const __nv_bfloat16 *__restrict__ p5, __nv_bfloat16 *__restrict__ p6, __nv_bfloat16 *__restrict__ p7) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long d0 = point / 16LL % 16LL;
-  long long d1 = point / 4LL % 4LL;
-  long long d2 = point / 1LL % 4LL;
-  float v0;
-  float v1;
-  float v2 = coda::rt::load(p0, d0 * 16LL + d1 * 4LL + d2);
-  float v3 = coda::rt::load(p1, d0 * 4LL + d2);
-  float v4 = coda::rt::load(p2, d0 * 16LL + d1 * 4LL + d2);
-  float v5 = coda::rt::load(p3, d0 * 4LL + d2);
-  float v6 = coda::rt::load(p4, d0 * 16LL + d1 * 4LL + d2);
-  float v7 = coda::rt::load(p5, d0 * 16LL + d1 * 4LL + d2);
-  float v8 = __bfloat162float(__float2bfloat16_rn(v4 * v5));
-  float v9 = __bfloat162float(__float2bfloat16_rn(v2 * v3));
-  float v10 = __bfloat162float(__float2bfloat16_rn(v9 + v8));
-  float v11 = __bfloat162float(__float2bfloat16_rn(v7 * v5));
-  float v12 = __bfloat162float(__float2bfloat16_rn(v6 * v3));
-  float v13 = __bfloat162float(__float2bfloat16_rn(v12 + v11));
-  v0 = v10;
-  v1 = v13;
-  coda::rt::store(p6, d0 * 16LL + d1 * 4LL + d2, v0);
-  coda::rt::store(p7, d0 * 16LL + d1 * 4LL + d2, v1);
-}
-
-// main_g36: tensor.extract_slice.
-__global__ void main_g36(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 768LL) return;
-  long long i0 = point / 48LL % 16LL;
-  long long i1 = point / 12LL % 4LL;
-  long long i2 = point / 1LL % 12LL;
-  dst[i0 * 48LL + i1 * 12LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)];
-}
-
-// main_g37: tensor.insert_slice.
-__global__ void main_g37(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
-}
-
-// main_g38: tensor.insert_slice.
-__global__ void main_g38(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 768LL) return;
-  long long i0 = point / 48LL % 16LL;
-  long long i1 = point / 12LL % 4LL;
-  long long i2 = point / 1LL % 12LL;
-  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)] = src[i0 * 48LL + i1 * 12LL + i2];
-}
-
-// main_g39: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g39(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g24: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g24(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1098,38 +1170,18 @@ __global__ void main_g39(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
 }
 
-// main_g40: tensor.extract_slice.
-__global__ void main_g40(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g25: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g25(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 768LL) return;
-  long long i0 = point / 48LL % 16LL;
-  long long i1 = point / 12LL % 4LL;
-  long long i2 = point / 1LL % 12LL;
-  dst[i0 * 48LL + i1 * 12LL + i2] = src[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)];
+  if (point >= 128LL) return;
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 2LL % 4LL;
+  long long i2 = point / 1LL % 2LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 16LL));
 }
 
-// main_g41: tensor.insert_slice.
-__global__ void main_g41(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 256LL) return;
-  long long i0 = point / 16LL % 16LL;
-  long long i1 = point / 4LL % 4LL;
-  long long i2 = point / 1LL % 4LL;
-  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 0LL)] = src[i0 * 16LL + i1 * 4LL + i2];
-}
-
-// main_g42: tensor.insert_slice.
-__global__ void main_g42(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 768LL) return;
-  long long i0 = point / 48LL % 16LL;
-  long long i1 = point / 12LL % 4LL;
-  long long i2 = point / 1LL % 12LL;
-  dst[(i0 + 0LL) * 64LL + (i1 + 0LL) * 16LL + (i2 + 4LL)] = src[i0 * 48LL + i1 * 12LL + i2];
-}
-
-// main_g43: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g43(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g26: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g26(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 8LL % 16LL;
@@ -1146,8 +1198,8 @@ __global__ void main_g43(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   coda::rt::store8(p1, d0 * 64LL + d1 * 16LL + d2v, v0v);
 }
 
-// main_g44: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g44(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
+// main_g27: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g27(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1172,8 +1224,8 @@ __global__ void main_g44(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat
   coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
 }
 
-// main_g45: a linalg.generic over [8] outside the kernels.
-__global__ void main_g45(long long *__restrict__ p0) {
+// main_g28: a linalg.generic over [8] outside the kernels.
+__global__ void main_g28(long long *__restrict__ p0) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 8LL) return;
   long long d0 = point / 1LL % 8LL;
@@ -1184,8 +1236,8 @@ __global__ void main_g45(long long *__restrict__ p0) {
   coda::rt::store(p0, d0, v0);
 }
 
-// main_g46: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g46(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g29: a linalg.generic over [2, 4, 16, 8] outside the kernels.
+__global__ void main_g29(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 512LL % 2LL;
@@ -1198,8 +1250,8 @@ __global__ void main_g46(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
 }
 
-// main_g47: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g47(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g30: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g30(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1217,14 +1269,14 @@ __global__ void main_g47(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g48: linalg.fill.
-__global__ void main_g48(float *__restrict__ dst) {
+// main_g31: linalg.fill.
+__global__ void main_g31(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g49: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g49(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g32: a linalg.generic over [8, 8, 8, 16] outside the kernels.
+__global__ void main_g32(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1241,8 +1293,8 @@ __global__ void main_g49(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g50: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g50(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+// main_g33: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g33(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1263,14 +1315,14 @@ __global__ void main_g50(const float *__restrict__ p0, const long long *__restri
   coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g51: linalg.fill.
-__global__ void main_g51(float *__restrict__ dst) {
+// main_g34: linalg.fill.
+__global__ void main_g34(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
 }
 
-// main_g52: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g52(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g35: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g35(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1284,8 +1336,8 @@ __global__ void main_g52(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 8LL + d1, v0);
 }
 
-// main_g53: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g53(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g36: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g36(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 8LL % 8LL;
@@ -1304,14 +1356,14 @@ __global__ void main_g53(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
 }
 
-// main_g54: linalg.fill.
-__global__ void main_g54(float *__restrict__ dst) {
+// main_g37: linalg.fill.
+__global__ void main_g37(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g55: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g55(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g38: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g38(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1326,8 +1378,8 @@ __global__ void main_g55(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g56: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g56(const float *__restrict__ p0, bool *__restrict__ p1) {
+// main_g39: a linalg.generic over [8, 8, 8] outside the kernels.
+__global__ void main_g39(const float *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
   long long d0 = point / 64LL % 8LL;
@@ -1342,14 +1394,14 @@ __global__ void main_g56(const float *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
 }
 
-// main_g57: linalg.fill.
-__global__ void main_g57(bool *__restrict__ dst) {
+// main_g40: linalg.fill.
+__global__ void main_g40(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 64LL) coda::rt::store(dst, point, -1);
 }
 
-// main_g58: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g58(const bool *__restrict__ p0, bool *__restrict__ p1) {
+// main_g41: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g41(const bool *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1364,8 +1416,8 @@ __global__ void main_g58(const bool *__restrict__ p0, bool *__restrict__ p1) {
   coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
 }
 
-// main_g59: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g59(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g42: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g42(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1387,14 +1439,14 @@ __global__ void main_g59(const bool *__restrict__ p0, const float *__restrict__ 
   coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g60: linalg.fill.
-__global__ void main_g60(float *__restrict__ dst) {
+// main_g43: linalg.fill.
+__global__ void main_g43(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g61: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g61(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g44: a linalg.generic over [8, 8, 16, 8] outside the kernels.
+__global__ void main_g44(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
   long long d0 = point / 128LL % 8LL;
@@ -1411,8 +1463,8 @@ __global__ void main_g61(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
 }
 
-// main_g62: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g62(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g45: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g45(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 16LL % 8LL;
@@ -1429,8 +1481,8 @@ __global__ void main_g62(const float *__restrict__ p0, __nv_bfloat16 *__restrict
   coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
 }
 
-// main_g63: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g63(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g46: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g46(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1453,17 +1505,18 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_192x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_192x64_256x64_rows_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_run_workspace_size());
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 239360 + scratch;
+  return 297216 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 239360;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 24576)) || !coda_aligned(reinterpret_cast<float *>(ws + 119296)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 122880)) || !coda_aligned(reinterpret_cast<float *>(ws + 25344)) || !coda_aligned(reinterpret_cast<float *>(ws + 124672)) || !coda_aligned(reinterpret_cast<float *>(ws + 126464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 130816)) || !coda_aligned(reinterpret_cast<float *>(ws + 131840)) || !coda_aligned(reinterpret_cast<float *>(ws + 132608)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 134400)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 136192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 137984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 141312)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155648)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 161792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 172032)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 174080)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176128)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 184320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 186368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 189952)) || !coda_aligned(reinterpret_cast<float *>(ws + 192000)) || !coda_aligned(reinterpret_cast<float *>(ws + 196096)) || !coda_aligned(reinterpret_cast<float *>(ws + 200192)) || !coda_aligned(reinterpret_cast<float *>(ws + 204544)) || !coda_aligned(reinterpret_cast<float *>(ws + 208640)) || !coda_aligned(reinterpret_cast<float *>(ws + 216832)) || !coda_aligned(reinterpret_cast<float *>(ws + 219392)) || !coda_aligned(reinterpret_cast<float *>(ws + 222976)) || !coda_aligned(reinterpret_cast<float *>(ws + 229120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 233216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 235264)))
+  [[maybe_unused]] void *scratch = ws + 297216;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 24576)) || !coda_aligned(reinterpret_cast<float *>(ws + 119296)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 122880)) || !coda_aligned(reinterpret_cast<float *>(ws + 25344)) || !coda_aligned(reinterpret_cast<float *>(ws + 124672)) || !coda_aligned(reinterpret_cast<float *>(ws + 126464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 130816)) || !coda_aligned(reinterpret_cast<float *>(ws + 131840)) || !coda_aligned(reinterpret_cast<float *>(ws + 132608)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 134400)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 136192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 137984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<float *>(ws + 197888)) || !coda_aligned(reinterpret_cast<float *>(ws + 199680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201472)) || !coda_aligned(reinterpret_cast<float *>(ws + 202496)) || !coda_aligned(reinterpret_cast<float *>(ws + 204288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 206080)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 207104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 208640)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 210944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 225280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 231424)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 239616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 241664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 245760)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 247808)) || !coda_aligned(reinterpret_cast<float *>(ws + 249856)) || !coda_aligned(reinterpret_cast<float *>(ws + 253952)) || !coda_aligned(reinterpret_cast<float *>(ws + 258048)) || !coda_aligned(reinterpret_cast<float *>(ws + 262400)) || !coda_aligned(reinterpret_cast<float *>(ws + 266496)) || !coda_aligned(reinterpret_cast<float *>(ws + 274688)) || !coda_aligned(reinterpret_cast<float *>(ws + 277248)) || !coda_aligned(reinterpret_cast<float *>(ws + 280832)) || !coda_aligned(reinterpret_cast<float *>(ws + 286976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 291072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 293120)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_192x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_192x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 24576), reinterpret_cast<float *>(ws + 25344), scratch, stream)) return s;
@@ -1512,121 +1565,89 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 139520), reinterpret_cast<__nv_bfloat16 *>(ws + 138496), 896, cudaMemcpyDeviceToDevice, stream);
   main_g16<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 139520));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // weight preparation @coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4.
+  if (int s = coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_run(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 140544), scratch, stream)) return s;
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 122880), reinterpret_cast<float *>(ws + 126464), reinterpret_cast<__nv_bfloat16 *>(ws + 130816), reinterpret_cast<float *>(ws + 134400), reinterpret_cast<float *>(ws + 136192), reinterpret_cast<__nv_bfloat16 *>(ws + 139520), reinterpret_cast<float *>(ws + 197888), reinterpret_cast<float *>(ws + 199680), reinterpret_cast<__nv_bfloat16 *>(ws + 201472), reinterpret_cast<float *>(ws + 202496), reinterpret_cast<float *>(ws + 204288), reinterpret_cast<__nv_bfloat16 *>(ws + 206080));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g18<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 207104), reinterpret_cast<__nv_bfloat16 *>(ws + 208640));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // main_g1 hands its rows to main_k0, which runs beside it.
   coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
   if (main_k0_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 141056), 0, 4, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 210688), 0, 4, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 140544), reinterpret_cast<float *>(ws + 140800), reinterpret_cast<unsigned *>(ws + 141056), 128, main_k0_rows.early, main_k0_rows.side);
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 210176), reinterpret_cast<float *>(ws + 210432), reinterpret_cast<unsigned *>(ws + 210688), 128, main_k0_rows.early, main_k0_rows.side);
   } else {
-    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 140544), reinterpret_cast<float *>(ws + 140800));
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 210176), reinterpret_cast<float *>(ws + 210432));
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 122880), reinterpret_cast<float *>(ws + 126464), reinterpret_cast<__nv_bfloat16 *>(ws + 130816), reinterpret_cast<float *>(ws + 134400), reinterpret_cast<float *>(ws + 136192), reinterpret_cast<__nv_bfloat16 *>(ws + 139520), reinterpret_cast<float *>(ws + 140544), reinterpret_cast<float *>(ws + 140800), reinterpret_cast<__nv_bfloat16 *>(ws + 141312), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 141056) : nullptr, main_k0_rows.sms)) return s;
-  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 141312), reinterpret_cast<__nv_bfloat16 *>(ws + 155648));
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 140544), reinterpret_cast<float *>(ws + 197888), reinterpret_cast<float *>(ws + 199680), reinterpret_cast<__nv_bfloat16 *>(ws + 201472), reinterpret_cast<float *>(ws + 202496), reinterpret_cast<float *>(ws + 204288), reinterpret_cast<__nv_bfloat16 *>(ws + 206080), reinterpret_cast<__nv_bfloat16 *>(ws + 207104), reinterpret_cast<__nv_bfloat16 *>(ws + 208640), reinterpret_cast<float *>(ws + 210176), reinterpret_cast<float *>(ws + 210432), reinterpret_cast<__nv_bfloat16 *>(ws + 210944), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 210688) : nullptr, main_k0_rows.sms)) return s;
+  main_g19<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 210944), reinterpret_cast<__nv_bfloat16 *>(ws + 225280));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 141312), reinterpret_cast<__nv_bfloat16 *>(ws + 161792));
+  main_g20<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 210944), reinterpret_cast<__nv_bfloat16 *>(ws + 231424));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), reinterpret_cast<__nv_bfloat16 *>(ws + 169984));
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 225280), reinterpret_cast<__nv_bfloat16 *>(ws + 239616));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), reinterpret_cast<__nv_bfloat16 *>(ws + 172032));
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 239616), reinterpret_cast<__nv_bfloat16 *>(ws + 241664));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), reinterpret_cast<__nv_bfloat16 *>(ws + 174080));
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 225280), reinterpret_cast<__nv_bfloat16 *>(ws + 243712));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 174080), reinterpret_cast<__nv_bfloat16 *>(ws + 176128));
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 243712), reinterpret_cast<__nv_bfloat16 *>(ws + 245760));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 169984), reinterpret_cast<__nv_bfloat16 *>(ws + 178176));
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 225280), reinterpret_cast<__nv_bfloat16 *>(ws + 247808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 172032), reinterpret_cast<__nv_bfloat16 *>(ws + 178688));
+  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 247808), reinterpret_cast<float *>(ws + 249856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178176), reinterpret_cast<__nv_bfloat16 *>(ws + 179200));
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 241664), reinterpret_cast<__nv_bfloat16 *>(ws + 245760), reinterpret_cast<float *>(ws + 253952), reinterpret_cast<float *>(ws + 258048));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178176), reinterpret_cast<__nv_bfloat16 *>(ws + 179456));
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 262144));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 179456), reinterpret_cast<__nv_bfloat16 *>(ws + 179712));
+  main_g29<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 249856), reinterpret_cast<float *>(ws + 262400));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 179712), reinterpret_cast<__nv_bfloat16 *>(ws + 179968));
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 262400), reinterpret_cast<float *>(ws + 266496));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 179200), reinterpret_cast<__nv_bfloat16 *>(ws + 179968));
+  main_g31<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 270592));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178688), reinterpret_cast<__nv_bfloat16 *>(ws + 180480));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 272640), reinterpret_cast<float *>(ws + 270592), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g32<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 258048), reinterpret_cast<float *>(ws + 266496), reinterpret_cast<float *>(ws + 272640));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178688), reinterpret_cast<__nv_bfloat16 *>(ws + 180736));
+  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 272640), reinterpret_cast<long long *>(ws + 262144), reinterpret_cast<long long *>(ws + 262144), reinterpret_cast<float *>(ws + 274688));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 180736), reinterpret_cast<__nv_bfloat16 *>(ws + 180992));
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 276736));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 180992), reinterpret_cast<__nv_bfloat16 *>(ws + 181248));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 276992), reinterpret_cast<float *>(ws + 276736), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 274688), reinterpret_cast<float *>(ws + 276992));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 180480), reinterpret_cast<__nv_bfloat16 *>(ws + 181248));
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 274688), reinterpret_cast<float *>(ws + 276992), reinterpret_cast<float *>(ws + 277248));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 178176), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 179968), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 178688), reinterpret_cast<__nv_bfloat16 *>(ws + 181248), reinterpret_cast<__nv_bfloat16 *>(ws + 181760), reinterpret_cast<__nv_bfloat16 *>(ws + 182272));
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 279296));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 169984), reinterpret_cast<__nv_bfloat16 *>(ws + 182784));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 279552), reinterpret_cast<float *>(ws + 279296), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 277248), reinterpret_cast<float *>(ws + 279552));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 181760), reinterpret_cast<__nv_bfloat16 *>(ws + 184320));
+  main_g39<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 274688), reinterpret_cast<bool *>(ws + 279808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g38<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 182784), reinterpret_cast<__nv_bfloat16 *>(ws + 184320));
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 280320));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 184320), reinterpret_cast<__nv_bfloat16 *>(ws + 186368));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 280576), reinterpret_cast<bool *>(ws + 280320), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 279808), reinterpret_cast<bool *>(ws + 280576));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g40<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 172032), reinterpret_cast<__nv_bfloat16 *>(ws + 188416));
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 280576), reinterpret_cast<float *>(ws + 277248), reinterpret_cast<float *>(ws + 279552), reinterpret_cast<float *>(ws + 280832));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 182272), reinterpret_cast<__nv_bfloat16 *>(ws + 189952));
+  main_g43<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 282880));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g42<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 188416), reinterpret_cast<__nv_bfloat16 *>(ws + 189952));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 286976), reinterpret_cast<float *>(ws + 282880), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g44<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 280832), reinterpret_cast<float *>(ws + 253952), reinterpret_cast<float *>(ws + 286976));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 189952), reinterpret_cast<float *>(ws + 192000));
+  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 286976), reinterpret_cast<__nv_bfloat16 *>(ws + 291072));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 176128), reinterpret_cast<__nv_bfloat16 *>(ws + 186368), reinterpret_cast<float *>(ws + 196096), reinterpret_cast<float *>(ws + 200192));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 204288));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 192000), reinterpret_cast<float *>(ws + 204544));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 204544), reinterpret_cast<float *>(ws + 208640));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 212736));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 214784), reinterpret_cast<float *>(ws + 212736), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 200192), reinterpret_cast<float *>(ws + 208640), reinterpret_cast<float *>(ws + 214784));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 214784), reinterpret_cast<long long *>(ws + 204288), reinterpret_cast<long long *>(ws + 204288), reinterpret_cast<float *>(ws + 216832));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 218880));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 219136), reinterpret_cast<float *>(ws + 218880), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 216832), reinterpret_cast<float *>(ws + 219136));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 216832), reinterpret_cast<float *>(ws + 219136), reinterpret_cast<float *>(ws + 219392));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 221440));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 221696), reinterpret_cast<float *>(ws + 221440), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 219392), reinterpret_cast<float *>(ws + 221696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 216832), reinterpret_cast<bool *>(ws + 221952));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 222464));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 222720), reinterpret_cast<bool *>(ws + 222464), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 221952), reinterpret_cast<bool *>(ws + 222720));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 222720), reinterpret_cast<float *>(ws + 219392), reinterpret_cast<float *>(ws + 221696), reinterpret_cast<float *>(ws + 222976));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g60<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 225024));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 229120), reinterpret_cast<float *>(ws + 225024), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g61<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 222976), reinterpret_cast<float *>(ws + 196096), reinterpret_cast<float *>(ws + 229120));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 229120), reinterpret_cast<__nv_bfloat16 *>(ws + 233216));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 233216), reinterpret_cast<__nv_bfloat16 *>(ws + 235264));
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 291072), reinterpret_cast<__nv_bfloat16 *>(ws + 293120));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 235264), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 237312), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 293120), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 295168), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 161792), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 237312), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 231424), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 295168), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1636,19 +1657,22 @@ extern "C" size_t main_prepare_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_192x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_192x64_256x64_rows_run_workspace_size());
-  return 57344 + scratch;
+  scratch = std::max(scratch, coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_run_workspace_size());
+  return 114688 + scratch;
 }
 
 // @main on the device: only its weight preparation (run once, at load time), into `prepared`. Returns a coda_status.
 extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *prepared0, void *prepared1, void *prepared2, void *prepared3, void *prepared4, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 57344;
+  [[maybe_unused]] void *scratch = ws + 114688;
   // weight preparation @coda_norm_weights_192x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_192x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), static_cast<float *>(prepared0), static_cast<float *>(prepared1), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<float *>(prepared2), static_cast<float *>(prepared3), scratch, stream)) return s;
   // weight preparation @coda_concat_weights_192x64_256x64_rows.
-  if (int s = coda_concat_weights_192x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<__nv_bfloat16 *>(prepared4), scratch, stream)) return s;
+  if (int s = coda_concat_weights_192x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), reinterpret_cast<__nv_bfloat16 *>(ws + 57344), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4.
+  if (int s = coda_rope_permute_448x64_c0w192d48o0r4_c0w192d48o16r4_run(reinterpret_cast<__nv_bfloat16 *>(ws + 57344), static_cast<__nv_bfloat16 *>(prepared4), scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1658,14 +1682,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 121088 + scratch;
+  return 121600 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 121088;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1024)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4608)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 6400)) || !coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12544)) || !coda_aligned(reinterpret_cast<float *>(ws + 13568)) || !coda_aligned(reinterpret_cast<float *>(ws + 14336)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 16128)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 17920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 43520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53760)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 71680)) || !coda_aligned(reinterpret_cast<float *>(ws + 73728)) || !coda_aligned(reinterpret_cast<float *>(ws + 77824)) || !coda_aligned(reinterpret_cast<float *>(ws + 81920)) || !coda_aligned(reinterpret_cast<float *>(ws + 86272)) || !coda_aligned(reinterpret_cast<float *>(ws + 90368)) || !coda_aligned(reinterpret_cast<float *>(ws + 98560)) || !coda_aligned(reinterpret_cast<float *>(ws + 101120)) || !coda_aligned(reinterpret_cast<float *>(ws + 104704)) || !coda_aligned(reinterpret_cast<float *>(ws + 110848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 114944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 116992)))
+  [[maybe_unused]] void *scratch = ws + 121600;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1024)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4608)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 6400)) || !coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12544)) || !coda_aligned(reinterpret_cast<float *>(ws + 13568)) || !coda_aligned(reinterpret_cast<float *>(ws + 14336)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 16128)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 17920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<float *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 24064)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 30464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 31488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 64000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 70144)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72192)) || !coda_aligned(reinterpret_cast<float *>(ws + 74240)) || !coda_aligned(reinterpret_cast<float *>(ws + 78336)) || !coda_aligned(reinterpret_cast<float *>(ws + 82432)) || !coda_aligned(reinterpret_cast<float *>(ws + 86784)) || !coda_aligned(reinterpret_cast<float *>(ws + 90880)) || !coda_aligned(reinterpret_cast<float *>(ws + 99072)) || !coda_aligned(reinterpret_cast<float *>(ws + 101632)) || !coda_aligned(reinterpret_cast<float *>(ws + 105216)) || !coda_aligned(reinterpret_cast<float *>(ws + 111360)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 115456)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 117504)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1708,121 +1732,87 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 21248), reinterpret_cast<__nv_bfloat16 *>(ws + 20224), 896, cudaMemcpyDeviceToDevice, stream);
   main_g16<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 21248));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 4608), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12544), reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 17920), reinterpret_cast<__nv_bfloat16 *>(ws + 21248), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 24064), reinterpret_cast<__nv_bfloat16 *>(ws + 25856), reinterpret_cast<float *>(ws + 26880), reinterpret_cast<float *>(ws + 28672), reinterpret_cast<__nv_bfloat16 *>(ws + 30464));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  main_g18<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 31488), reinterpret_cast<__nv_bfloat16 *>(ws + 33024));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // main_g1 hands its rows to main_k0, which runs beside it.
   coda::rt::RowsOverlap main_k0_rows = main_k0_rows_overlap(16, 448);
   if (main_k0_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 22784), 0, 4, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 35072), 0, 4, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22528), reinterpret_cast<unsigned *>(ws + 22784), 128, main_k0_rows.early, main_k0_rows.side);
+    main_g1_published<<<main_k0_rows.sms + main_k0_rows.side, 1024, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 34560), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<unsigned *>(ws + 35072), 128, main_k0_rows.early, main_k0_rows.side);
   } else {
-    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22528));
+    main_g1<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 34560), reinterpret_cast<float *>(ws + 34816));
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared4), reinterpret_cast<float *>(ws + 4608), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 12544), reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 17920), reinterpret_cast<__nv_bfloat16 *>(ws + 21248), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22528), reinterpret_cast<__nv_bfloat16 *>(ws + 23040), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 22784) : nullptr, main_k0_rows.sms)) return s;
-  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23040), reinterpret_cast<__nv_bfloat16 *>(ws + 37376));
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared4), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 24064), reinterpret_cast<__nv_bfloat16 *>(ws + 25856), reinterpret_cast<float *>(ws + 26880), reinterpret_cast<float *>(ws + 28672), reinterpret_cast<__nv_bfloat16 *>(ws + 30464), reinterpret_cast<__nv_bfloat16 *>(ws + 31488), reinterpret_cast<__nv_bfloat16 *>(ws + 33024), reinterpret_cast<float *>(ws + 34560), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<__nv_bfloat16 *>(ws + 35328), 16, 448, 64, 64, 64, 448, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 35072) : nullptr, main_k0_rows.sms)) return s;
+  main_g19<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 35328), reinterpret_cast<__nv_bfloat16 *>(ws + 49664));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23040), reinterpret_cast<__nv_bfloat16 *>(ws + 43520));
+  main_g20<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 35328), reinterpret_cast<__nv_bfloat16 *>(ws + 55808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 37376), reinterpret_cast<__nv_bfloat16 *>(ws + 51712));
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<__nv_bfloat16 *>(ws + 64000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 37376), reinterpret_cast<__nv_bfloat16 *>(ws + 53760));
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 66048));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 37376), reinterpret_cast<__nv_bfloat16 *>(ws + 55808));
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<__nv_bfloat16 *>(ws + 68096));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 70144));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 51712), reinterpret_cast<__nv_bfloat16 *>(ws + 59904));
+  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<__nv_bfloat16 *>(ws + 72192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 53760), reinterpret_cast<__nv_bfloat16 *>(ws + 60416));
+  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 72192), reinterpret_cast<float *>(ws + 74240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), reinterpret_cast<__nv_bfloat16 *>(ws + 60928));
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 70144), reinterpret_cast<float *>(ws + 78336), reinterpret_cast<float *>(ws + 82432));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), reinterpret_cast<__nv_bfloat16 *>(ws + 61184));
+  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 86528));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
+  main_g29<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 74240), reinterpret_cast<float *>(ws + 86784));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 61696));
+  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 86784), reinterpret_cast<float *>(ws + 90880));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 61696));
+  main_g31<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 94976));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 62208));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 97024), reinterpret_cast<float *>(ws + 94976), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g32<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 82432), reinterpret_cast<float *>(ws + 90880), reinterpret_cast<float *>(ws + 97024));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 62464));
+  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 97024), reinterpret_cast<long long *>(ws + 86528), reinterpret_cast<long long *>(ws + 86528), reinterpret_cast<float *>(ws + 99072));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62464), reinterpret_cast<__nv_bfloat16 *>(ws + 62720));
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101120));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62720), reinterpret_cast<__nv_bfloat16 *>(ws + 62976));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 101376), reinterpret_cast<float *>(ws + 101120), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 99072), reinterpret_cast<float *>(ws + 101376));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62208), reinterpret_cast<__nv_bfloat16 *>(ws + 62976));
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 99072), reinterpret_cast<float *>(ws + 101376), reinterpret_cast<float *>(ws + 101632));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), static_cast<const __nv_bfloat16 *>(arg13), reinterpret_cast<__nv_bfloat16 *>(ws + 61696), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 60416), reinterpret_cast<__nv_bfloat16 *>(ws + 62976), reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 64000));
+  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 103680));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 51712), reinterpret_cast<__nv_bfloat16 *>(ws + 64512));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 103936), reinterpret_cast<float *>(ws + 103680), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101632), reinterpret_cast<float *>(ws + 103936));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 66048));
+  main_g39<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 99072), reinterpret_cast<bool *>(ws + 104192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g38<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<__nv_bfloat16 *>(ws + 66048));
+  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 104704));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 104960), reinterpret_cast<bool *>(ws + 104704), 64, cudaMemcpyDeviceToDevice, stream);
+  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 104192), reinterpret_cast<bool *>(ws + 104960));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g40<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 53760), reinterpret_cast<__nv_bfloat16 *>(ws + 70144));
+  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 104960), reinterpret_cast<float *>(ws + 101632), reinterpret_cast<float *>(ws + 103936), reinterpret_cast<float *>(ws + 105216));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 71680));
+  main_g43<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 107264));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g42<<<3, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 70144), reinterpret_cast<__nv_bfloat16 *>(ws + 71680));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 111360), reinterpret_cast<float *>(ws + 107264), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g44<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 105216), reinterpret_cast<float *>(ws + 78336), reinterpret_cast<float *>(ws + 111360));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 71680), reinterpret_cast<float *>(ws + 73728));
+  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 111360), reinterpret_cast<__nv_bfloat16 *>(ws + 115456));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<float *>(ws + 77824), reinterpret_cast<float *>(ws + 81920));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 86016));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g46<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 73728), reinterpret_cast<float *>(ws + 86272));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 86272), reinterpret_cast<float *>(ws + 90368));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 94464));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 96512), reinterpret_cast<float *>(ws + 94464), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 81920), reinterpret_cast<float *>(ws + 90368), reinterpret_cast<float *>(ws + 96512));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 96512), reinterpret_cast<long long *>(ws + 86016), reinterpret_cast<long long *>(ws + 86016), reinterpret_cast<float *>(ws + 98560));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 100608));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 100864), reinterpret_cast<float *>(ws + 100608), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98560), reinterpret_cast<float *>(ws + 100864));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98560), reinterpret_cast<float *>(ws + 100864), reinterpret_cast<float *>(ws + 101120));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 103168));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 103424), reinterpret_cast<float *>(ws + 103168), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101120), reinterpret_cast<float *>(ws + 103424));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98560), reinterpret_cast<bool *>(ws + 103680));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g57<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 104192));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 104448), reinterpret_cast<bool *>(ws + 104192), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 103680), reinterpret_cast<bool *>(ws + 104448));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 104448), reinterpret_cast<float *>(ws + 101120), reinterpret_cast<float *>(ws + 103424), reinterpret_cast<float *>(ws + 104704));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g60<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 106752));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 110848), reinterpret_cast<float *>(ws + 106752), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g61<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 104704), reinterpret_cast<float *>(ws + 77824), reinterpret_cast<float *>(ws + 110848));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 110848), reinterpret_cast<__nv_bfloat16 *>(ws + 114944));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g63<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 114944), reinterpret_cast<__nv_bfloat16 *>(ws + 116992));
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 115456), reinterpret_cast<__nv_bfloat16 *>(ws + 117504));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 116992), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 119040), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 117504), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 119552), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 43520), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 119040), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 119552), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

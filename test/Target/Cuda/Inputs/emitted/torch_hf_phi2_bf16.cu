@@ -65,8 +65,8 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   float v37 = 1.000000000e+00f;
   float v38 = 5.000000000e-01f;
   long long v39 = 192;
-  long long v40 = 128;
-  long long v41 = 8;
+  long long v40 = 8;
+  long long v41 = 128;
   long long v42 = 4;
   long long v43 = 16;
   long long v44 = 64;
@@ -90,27 +90,27 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   long long v62 = v60 % v46;
   long long v63 = v62 * v42;
   long long v64 = v61 + v63;
-  bool v65 = v60 < v41;
-  long long v66 = v65 ? v64 : v60;
-  long long v67 = v59 * v43;
-  long long v68 = v67 + v66;
-  long long v69 = v68 + v44;
-  bool v70 = v56 < v40;
-  bool v71 = v56 >= v44;
-  bool v72 = v71 & v70;
-  long long v73 = v72 ? v69 : v56;
+  long long v65 = v59 * v43;
+  long long v66 = v65 + v64;
+  long long v67 = v66 + v44;
+  bool v68 = v56 < v41;
+  bool v69 = v56 >= v44;
+  bool v70 = v69 & v68;
+  bool v71 = v60 < v40;
+  bool v72 = v70 & v71;
+  long long v73 = v72 ? v67 : v56;
   long long v74 = v56 / v43;
   long long v75 = v56 % v43;
   long long v76 = v75 / v46;
   long long v77 = v75 % v46;
   long long v78 = v77 * v42;
   long long v79 = v76 + v78;
-  bool v80 = v75 < v41;
-  long long v81 = v80 ? v79 : v75;
-  long long v82 = v74 * v43;
-  long long v83 = v82 + v81;
-  bool v84 = v56 < v44;
-  long long v85 = v84 ? v83 : v73;
+  long long v80 = v74 * v43;
+  long long v81 = v80 + v79;
+  bool v82 = v56 < v44;
+  bool v83 = v75 < v40;
+  bool v84 = v82 & v83;
+  long long v85 = v84 ? v81 : v73;
   float v86 = v49 * v2;
   float v87 = v0 - v86;
   float v88 = v87 * v55;
@@ -145,7 +145,7 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   float v117 = v109 * v116;
   bool v118 = v85 < v39;
   float v119 = v118 ? v103 : v117;
-  bool v120 = v85 < v40;
+  bool v120 = v85 < v41;
   float v121 = v120 ? v97 : v119;
   bool v122 = v85 < v44;
   float v123 = v122 ? v91 : v121;
@@ -156,27 +156,27 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   long long v128 = v126 % v46;
   long long v129 = v128 * v42;
   long long v130 = v127 + v129;
-  bool v131 = v126 < v41;
-  long long v132 = v131 ? v130 : v126;
-  long long v133 = v125 * v43;
-  long long v134 = v133 + v132;
-  long long v135 = v134 + v44;
-  bool v136 = v57 < v40;
-  bool v137 = v57 >= v44;
-  bool v138 = v137 & v136;
-  long long v139 = v138 ? v135 : v57;
+  long long v131 = v125 * v43;
+  long long v132 = v131 + v130;
+  long long v133 = v132 + v44;
+  bool v134 = v57 < v41;
+  bool v135 = v57 >= v44;
+  bool v136 = v135 & v134;
+  bool v137 = v126 < v40;
+  bool v138 = v136 & v137;
+  long long v139 = v138 ? v133 : v57;
   long long v140 = v57 / v43;
   long long v141 = v57 % v43;
   long long v142 = v141 / v46;
   long long v143 = v141 % v46;
   long long v144 = v143 * v42;
   long long v145 = v142 + v144;
-  bool v146 = v141 < v41;
-  long long v147 = v146 ? v145 : v141;
-  long long v148 = v140 * v43;
-  long long v149 = v148 + v147;
-  bool v150 = v57 < v44;
-  long long v151 = v150 ? v149 : v139;
+  long long v146 = v140 * v43;
+  long long v147 = v146 + v145;
+  bool v148 = v57 < v44;
+  bool v149 = v141 < v40;
+  bool v150 = v148 & v149;
+  long long v151 = v150 ? v147 : v139;
   float v152 = v49 * v3;
   float v153 = v1 - v152;
   float v154 = v153 * v55;
@@ -211,7 +211,7 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   float v183 = v175 * v182;
   bool v184 = v151 < v39;
   float v185 = v184 ? v169 : v183;
-  bool v186 = v151 < v40;
+  bool v186 = v151 < v41;
   float v187 = v186 ? v163 : v185;
   bool v188 = v151 < v44;
   float v189 = v188 ? v157 : v187;
@@ -225,13 +225,11 @@ __device__ __forceinline__ void main_k0_epilogue(float v0, float v1, float v2, f
   float v197 = v123 * v193;
   float v198 = v189 * v191;
   float v199 = v198 + v197;
-  bool v200 = v72 & v65;
-  bool v201 = v84 & v80;
-  bool v202 = v200 | v201;
-  float v203 = v202 ? v196 : v123;
-  float v204 = v202 ? v199 : v189;
-  out[0] = v203;
-  out[1] = v204;
+  bool v200 = v72 | v84;
+  float v201 = v200 ? v196 : v123;
+  float v202 = v200 ? v199 : v189;
+  out[0] = v201;
+  out[1] = v202;
 }
 
 // Value stream 0: result #0 (even and odd column of each pair).
@@ -251,21 +249,21 @@ template <int F> struct main_k0_v0 {
 };
 
 // main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store).
-// coda-tuning-key: 16x448x64:bf16:nt:rotate:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,tiled16-bf16,tiled16-bf16,row-f32,row-f32:store-bf16:ops114
+// coda-tuning-key: 16x448x64:bf16:nt:rotate:col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,col-f32,col-f32,col-bf16,tiled16-bf16,tiled16-bf16,row-f32,row-f32:store-bf16:ops112
 // configuration: 128x128x64 cluster 2x1 cooperative raster along_n division full (analytic model)
-// model inputs: epilogue 2.0 bytes and 114 fp32 ops per element (110 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.109 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.109 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.131 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.131 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.055 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.055 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.055 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "swizzle": 1, "division": "full"} model 0.055 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.055 ms
+// model inputs: epilogue 2.0 bytes and 112 fp32 ops per element (108 with div.full.f32)
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.054 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.108 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.108 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.130 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.130 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "swizzle": 1, "division": "full"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.054 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -344,7 +342,7 @@ static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
 static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, const void *operand6, const void *operand7, const void *operand8, const void *operand9, const void *operand10, const void *operand11, const void *operand12, const void *operand13, const void *operand14, const void *operand15, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
   using K = main_k0_kernel;
   using G = K::Gemm;
-  if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 16 != 0)
+  if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
@@ -863,8 +861,8 @@ extern "C" int coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(const void 
   return CODA_OK;
 }
 
-// coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_g0: a linalg.generic over [448, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_g0: a linalg.generic over [448, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_g0(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 3584LL) return;
   long long d0 = point / 8LL % 448LL;
@@ -886,51 +884,51 @@ __global__ void coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_g0(const __nv_bf
     long long v11 = 4;
     long long v12 = v10 * v11;
     long long v13 = v9 + v12;
-    long long v14 = 8;
-    bool v15 = v7 < v14;
-    long long v16 = v15 ? v13 : v7;
-    long long v17 = v6 * v5;
-    long long v18 = v17 + v16;
-    long long v19 = v18 + v3;
-    long long v20 = 128;
-    bool v21 = v1 < v20;
-    bool v22 = v1 >= v3;
-    bool v23 = v22 & v21;
-    long long v24 = v23 ? v19 : v1;
+    long long v14 = v6 * v5;
+    long long v15 = v14 + v13;
+    long long v16 = v15 + v3;
+    long long v17 = 128;
+    bool v18 = v1 < v17;
+    bool v19 = v1 >= v3;
+    bool v20 = v19 & v18;
+    long long v21 = 8;
+    bool v22 = v7 < v21;
+    bool v23 = v20 & v22;
+    long long v24 = v23 ? v16 : v1;
     long long v25 = v1 / v5;
     long long v26 = v1 % v5;
     long long v27 = v26 / v8;
     long long v28 = v26 % v8;
     long long v29 = v28 * v11;
     long long v30 = v27 + v29;
-    bool v31 = v26 < v14;
-    long long v32 = v31 ? v30 : v26;
-    long long v33 = v25 * v5;
-    long long v34 = v33 + v32;
-    bool v35 = v1 < v3;
-    long long v36 = 0;
-    bool v37 = v1 >= v36;
-    bool v38 = v37 & v35;
-    long long v39 = v38 ? v34 : v24;
+    long long v31 = v25 * v5;
+    long long v32 = v31 + v30;
+    bool v33 = v1 < v3;
+    long long v34 = 0;
+    bool v35 = v1 >= v34;
+    bool v36 = v35 & v33;
+    bool v37 = v26 < v21;
+    bool v38 = v36 & v37;
+    long long v39 = v38 ? v32 : v24;
     float v40 = coda::rt::load(p0, v39 * 64LL + v2);
     v0v.v[e] = v40;
   }
   coda::rt::store8(p1, d0 * 64LL + d1v, v0v);
 }
 
-// Bytes of device memory coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run needs as its workspace.
-extern "C" size_t coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run_workspace_size() {
+// Bytes of device memory coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_run needs as its workspace.
+extern "C" size_t coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_run_workspace_size() {
   size_t scratch = 0;
   return 0 + scratch;
 }
 
-// @coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
-extern "C" int coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
+// @coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_run(const void *arg0, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
   [[maybe_unused]] void *scratch = ws + 0;
   if (!coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
-  coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_g0<<<14, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
+  coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_g0<<<14, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
@@ -1279,32 +1277,32 @@ __global__ void main_g42(const float *__restrict__ p0, const float *__restrict__
     long long v21 = 4;
     long long v22 = v20 * v21;
     long long v23 = v19 + v22;
-    long long v24 = 8;
-    bool v25 = v17 < v24;
-    long long v26 = v25 ? v23 : v17;
-    long long v27 = v16 * v15;
-    long long v28 = v27 + v26;
-    long long v29 = v28 + v13;
-    long long v30 = 128;
-    bool v31 = v12 < v30;
-    bool v32 = v12 >= v13;
-    bool v33 = v32 & v31;
-    long long v34 = v33 ? v29 : v12;
+    long long v24 = v16 * v15;
+    long long v25 = v24 + v23;
+    long long v26 = v25 + v13;
+    long long v27 = 128;
+    bool v28 = v12 < v27;
+    bool v29 = v12 >= v13;
+    bool v30 = v29 & v28;
+    long long v31 = 8;
+    bool v32 = v17 < v31;
+    bool v33 = v30 & v32;
+    long long v34 = v33 ? v26 : v12;
     long long v35 = v12 / v15;
     long long v36 = v12 % v15;
     long long v37 = v36 / v18;
     long long v38 = v36 % v18;
     long long v39 = v38 * v21;
     long long v40 = v37 + v39;
-    bool v41 = v36 < v24;
-    long long v42 = v41 ? v40 : v36;
-    long long v43 = v35 * v15;
-    long long v44 = v43 + v42;
-    bool v45 = v12 < v13;
-    long long v46 = 0;
-    bool v47 = v12 >= v46;
-    bool v48 = v47 & v45;
-    long long v49 = v48 ? v44 : v34;
+    long long v41 = v35 * v15;
+    long long v42 = v41 + v40;
+    bool v43 = v12 < v13;
+    long long v44 = 0;
+    bool v45 = v12 >= v44;
+    bool v46 = v45 & v43;
+    bool v47 = v36 < v31;
+    bool v48 = v46 & v47;
+    long long v49 = v48 ? v42 : v34;
     float v50 = coda::rt::load(p0, v49);
     float v51 = coda::rt::load(p1, v49);
     float v52 = coda::rt::load(p2, v49);
@@ -1808,7 +1806,7 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_64x64_64x64_256x64_rows_run_workspace_size());
-  scratch = std::max(scratch, coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_run_workspace_size());
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
@@ -1947,8 +1945,8 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   cudaMemcpyAsync(reinterpret_cast<__nv_bfloat16 *>(ws + 176640), reinterpret_cast<__nv_bfloat16 *>(ws + 175616), 896, cudaMemcpyDeviceToDevice, stream);
   main_g41<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 176640));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  // weight preparation @coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8.
-  if (int s = coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 177664), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8.
+  if (int s = coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_run(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 177664), scratch, stream)) return s;
   main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 126720), reinterpret_cast<float *>(ws + 133888), reinterpret_cast<__nv_bfloat16 *>(ws + 140544), reinterpret_cast<float *>(ws + 146944), reinterpret_cast<float *>(ws + 152320), reinterpret_cast<__nv_bfloat16 *>(ws + 157184), reinterpret_cast<float *>(ws + 161792), reinterpret_cast<float *>(ws + 165376), reinterpret_cast<__nv_bfloat16 *>(ws + 169216), reinterpret_cast<float *>(ws + 172032), reinterpret_cast<float *>(ws + 173824), reinterpret_cast<__nv_bfloat16 *>(ws + 176640), reinterpret_cast<float *>(ws + 235008), reinterpret_cast<float *>(ws + 236800), reinterpret_cast<__nv_bfloat16 *>(ws + 238592), reinterpret_cast<float *>(ws + 239616), reinterpret_cast<float *>(ws + 241408), reinterpret_cast<__nv_bfloat16 *>(ws + 243200), reinterpret_cast<float *>(ws + 244224), reinterpret_cast<float *>(ws + 246016), reinterpret_cast<__nv_bfloat16 *>(ws + 247808), reinterpret_cast<float *>(ws + 248832), reinterpret_cast<float *>(ws + 250624), reinterpret_cast<__nv_bfloat16 *>(ws + 252416));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g43<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 253440), reinterpret_cast<__nv_bfloat16 *>(ws + 253952));
@@ -2039,7 +2037,7 @@ extern "C" size_t main_prepare_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_64x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, coda_concat_weights_64x64_64x64_64x64_256x64_rows_run_workspace_size());
-  scratch = std::max(scratch, coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run_workspace_size());
+  scratch = std::max(scratch, coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_run_workspace_size());
   return 114688 + scratch;
 }
 
@@ -2057,8 +2055,8 @@ extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2
   if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), static_cast<float *>(prepared6), static_cast<float *>(prepared7), scratch, stream)) return s;
   // weight preparation @coda_concat_weights_64x64_64x64_64x64_256x64_rows.
   if (int s = coda_concat_weights_64x64_64x64_64x64_256x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 24576), reinterpret_cast<__nv_bfloat16 *>(ws + 57344), scratch, stream)) return s;
-  // weight preparation @coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8.
-  if (int s = coda_rope_permute_448x64_c64w64d16r8_c0w64d16r8_run(reinterpret_cast<__nv_bfloat16 *>(ws + 57344), static_cast<__nv_bfloat16 *>(prepared8), scratch, stream)) return s;
+  // weight preparation @coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8.
+  if (int s = coda_rope_permute_448x64_c64w64d16o0r8_c0w64d16o0r8_run(reinterpret_cast<__nv_bfloat16 *>(ws + 57344), static_cast<__nv_bfloat16 *>(prepared8), scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -250,7 +250,7 @@ static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
 static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, const void *operand3, const void *operand4, const void *operand5, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
   using K = main_k0_kernel;
   using G = K::Gemm;
-  if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 16 != 0)
+  if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
