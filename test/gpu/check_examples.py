@@ -92,9 +92,9 @@ def rope(m, n, k, tables=torch.float32):
     cos, sin = cos_in.float(), sin_in.float()
     acc = acc_of(x, w)
     a, b = acc[:, 0::2], acc[:, 1::2]
-    reps = n // 128
-    c0, c1 = cos[:, 0::2].repeat(1, reps), cos[:, 1::2].repeat(1, reps)
-    s0, s1 = sin[:, 0::2].repeat(1, reps), sin[:, 1::2].repeat(1, reps)
+    reps = -(-n // 128)  # column j reads the tables at j mod 128, at any N
+    c0, c1 = (cos[:, p::2].repeat(1, reps)[:, : n // 2] for p in (0, 1))
+    s0, s1 = (sin[:, p::2].repeat(1, reps)[:, : n // 2] for p in (0, 1))
     out = torch.empty_like(acc)
     out[:, 0::2] = a * c0 - b * s0
     out[:, 1::2] = b * c1 + a * s1
@@ -228,10 +228,11 @@ FUNCTIONS["rmsnorm_block_adapter_launch"] = FUNCTIONS["rmsnorm_block"]  # throug
 
 
 def adapt(name, shape):
-    """RoPE's tables repeat every 128 columns: N rounded down to a multiple of 128. SwiGLU's
-    N/2 columns stored by TMA: N rounded up to a multiple of 16 (still ragged to its tiles)."""
+    """RoPE written into heads' halves: N rounded down to a multiple of the 128-column heads.
+    SwiGLU's N/2 columns stored by TMA: N rounded up to a multiple of 16 (still ragged to its
+    tiles)."""
     m, n, k = shape
-    if name.startswith("rope"):
+    if name == "rope_halves":
         n = max(128, n // 128 * 128)
     if name == "swiglu":
         n = (n + 15) // 16 * 16
