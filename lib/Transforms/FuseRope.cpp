@@ -228,13 +228,13 @@ static bool matchRotateHalf(Value x, function_ref<Value(Operation *, Value)> mat
       if (!s.hasUnitStride() || s.getStaticSizes() != ArrayRef<int64_t>(halfSizes))
         return false;
       ArrayRef<int64_t> off = s.getStaticOffsets();
-      if (off == ArrayRef<int64_t>{0, 0, 0})
+      if (off == ArrayRef<int64_t>{0, 0, 0} && !lo)
         lo = s;
-      else if (off == ArrayRef<int64_t>{0, 0, rot / 2})
+      else if (off == ArrayRef<int64_t>{0, 0, rot / 2} && !hi)
         hi = s;
       else
         return false;
-    } else if (Value cos = matchTable(user, x)) {
+    } else if (Value cos = matchTable(user, x); cos && !mulCos) {
       mulCos = cast<linalg::GenericOp>(user);
       r.cos = cos;
     } else {
@@ -295,12 +295,16 @@ static bool isWithinLastDim(tensor::ExtractSliceOp s) {
 static std::optional<RopeRange> matchPartial(Value head, RopeRange r,
                                              function_ref<Value(Operation *, Value)> matchTable) {
   int64_t hd = cast<RankedTensorType>(head.getType()).getDimSize(2);
+  // Exactly the two slices: another reader of the head would see its permuted columns.
   tensor::ExtractSliceOp rotSlice, passSlice;
   for (Operation *user : head.getUsers()) {
     auto s = dyn_cast<tensor::ExtractSliceOp>(user);
     if (!s || !isWithinLastDim(s))
       return std::nullopt;
-    (s.getStaticOffsets()[2] == 0 ? rotSlice : passSlice) = s;
+    tensor::ExtractSliceOp &slot = s.getStaticOffsets()[2] == 0 ? rotSlice : passSlice;
+    if (slot)
+      return std::nullopt;
+    slot = s;
   }
   if (!rotSlice || !passSlice || !passSlice->hasOneUse())
     return std::nullopt;

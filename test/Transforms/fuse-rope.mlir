@@ -21,6 +21,9 @@
 // RUN: coda-opt --coda-fuse %t/qk_partial_rope_scores.mlir -o %t/qk_partial_rope_scores.fused.mlir
 // RUN: coda-run %t/qk_partial_rope_scores.fused.mlir --against %t/qk_partial_rope_scores.mlir | FileCheck %s --check-prefix=SAME
 // RUN: FileCheck %s --check-prefix=PARTIAL < %t/qk_partial_rope_scores.fused.mlir
+// RUN: coda-opt --coda-fuse %t/qk_partial_rope_read.mlir -o %t/qk_partial_rope_read.fused.mlir
+// RUN: coda-run %t/qk_partial_rope_read.fused.mlir --against %t/qk_partial_rope_read.mlir | FileCheck %s --check-prefix=SAME
+// RUN: FileCheck %s --check-prefix=READ < %t/qk_partial_rope_read.fused.mlir
 // RUN: coda-opt --coda-fuse %t/qk_rope_ragged.mlir -o %t/qk_rope_ragged.fused.mlir
 // RUN: coda-run %t/qk_rope_ragged.fused.mlir --against %t/qk_rope_ragged.mlir | FileCheck %s --check-prefix=SAME
 // RUN: FileCheck %s --check-prefix=RAGGED < %t/qk_rope_ragged.fused.mlir
@@ -75,6 +78,12 @@
 // PARTIAL-NOT:   tensor.concat
 // PARTIAL:       linalg.batch_matmul
 // PARTIAL-LABEL: func.func private @coda_rope_permute_32x32_c16w16d8o0r4_c0w16d8o0r4
+
+// A head read otherwise besides its rotated and passed-through columns would see the
+// permutation: the rotation stays as written.
+// READ-LABEL: func.func @qk_partial_rope_read
+// READ-NOT:   pairwise(rotate)
+// READ:       tensor.concat
 
 // When q is returned, the kernel writes each rotated pair into its head's halves itself
 // (`halves 8`): every head of the merged product is permuted and nothing is restored after it.
@@ -420,6 +429,93 @@ module {
     %15 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
     %16 = linalg.batch_matmul ins(%qs, %kt : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%15 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
     return %16 : tensor<2x8x8xf32>
+  }
+}
+
+//--- qk_partial_rope_read.mlir
+// qk_partial_rope_scores, with the first 2 columns of q's heads also returned before rotation
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+module {
+  func.func @qk_partial_rope_read(%arg0: tensor<8x32xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<16x32xf32>, %arg3: tensor<8x4xf32>, %arg4: tensor<8x4xf32>) -> (tensor<2x8x8xf32>, tensor<2x8x2xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    %scale = arith.constant 0.353553385 : f32
+    %0 = tensor.empty() : tensor<32x16xf32>
+    %transposed = linalg.transpose ins(%arg1 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %1 = tensor.empty() : tensor<8x16xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %3 = linalg.matmul ins(%arg0, %transposed : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded = tensor.expand_shape %3 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %4 = tensor.empty() : tensor<2x8x8xf32>
+    %e4 = tensor.empty() : tensor<2x8x4xf32>
+    %e2 = tensor.empty() : tensor<2x8x2xf32>
+    %q0 = linalg.transpose ins(%expanded : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %transposed_1 = linalg.transpose ins(%arg2 : tensor<16x32xf32>) outs(%0 : tensor<32x16xf32>) permutation = [1, 0] 
+    %5 = linalg.matmul ins(%arg0, %transposed_1 : tensor<8x32xf32>, tensor<32x16xf32>) outs(%2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %expanded_2 = tensor.expand_shape %5 [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+    %k0 = linalg.transpose ins(%expanded_2 : tensor<8x2x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [1, 0, 2] 
+    %q_r = tensor.extract_slice %q0[0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %q_p = tensor.extract_slice %q0[0, 0, 4] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %q_a = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q_r, %arg3 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%e4 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %m = arith.mulf %in, %in_9 : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x4xf32>
+    %q_hi = tensor.extract_slice %q_r[0, 0, 2] [2, 8, 2] [1, 1, 1] : tensor<2x8x4xf32> to tensor<2x8x2xf32>
+    %q_n = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q_hi : tensor<2x8x2xf32>) outs(%e2 : tensor<2x8x2xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.negf %in : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x2xf32>
+    %q_lo = tensor.extract_slice %q_r[0, 0, 0] [2, 8, 2] [1, 1, 1] : tensor<2x8x4xf32> to tensor<2x8x2xf32>
+    %q_c = tensor.concat dim(2) %q_n, %q_lo : (tensor<2x8x2xf32>, tensor<2x8x2xf32>) -> tensor<2x8x4xf32>
+    %q_b = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q_c, %arg4 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%e4 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %m = arith.mulf %in, %in_9 : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x4xf32>
+    %q_s = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q_a, %q_b : tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%e4 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %m = arith.addf %in, %in_9 : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x4xf32>
+    %q = tensor.concat dim(2) %q_s, %q_p : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    %k_r = tensor.extract_slice %k0[0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %k_p = tensor.extract_slice %k0[0, 0, 4] [2, 8, 4] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x4xf32>
+    %k_a = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k_r, %arg3 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%e4 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %m = arith.mulf %in, %in_9 : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x4xf32>
+    %k_hi = tensor.extract_slice %k_r[0, 0, 2] [2, 8, 2] [1, 1, 1] : tensor<2x8x4xf32> to tensor<2x8x2xf32>
+    %k_n = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k_hi : tensor<2x8x2xf32>) outs(%e2 : tensor<2x8x2xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.negf %in : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x2xf32>
+    %k_lo = tensor.extract_slice %k_r[0, 0, 0] [2, 8, 2] [1, 1, 1] : tensor<2x8x4xf32> to tensor<2x8x2xf32>
+    %k_c = tensor.concat dim(2) %k_n, %k_lo : (tensor<2x8x2xf32>, tensor<2x8x2xf32>) -> tensor<2x8x4xf32>
+    %k_b = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k_c, %arg4 : tensor<2x8x4xf32>, tensor<8x4xf32>) outs(%e4 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %m = arith.mulf %in, %in_9 : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x4xf32>
+    %k_s = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k_a, %k_b : tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%e4 : tensor<2x8x4xf32>) {
+    ^bb0(%in: f32, %in_9: f32, %out: f32):
+      %m = arith.addf %in, %in_9 : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x4xf32>
+    %k = tensor.concat dim(2) %k_s, %k_p : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    %qs = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q : tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.mulf %in, %scale : f32
+      linalg.yield %m : f32
+    } -> tensor<2x8x8xf32>
+    %kt = linalg.transpose ins(%k : tensor<2x8x8xf32>) outs(%4 : tensor<2x8x8xf32>) permutation = [0, 2, 1] 
+    %15 = linalg.fill ins(%cst : f32) outs(%4 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    %16 = linalg.batch_matmul ins(%qs, %kt : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%15 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+    %read = tensor.extract_slice %q0[0, 0, 0] [2, 8, 2] [1, 1, 1] : tensor<2x8x8xf32> to tensor<2x8x2xf32>
+    return %16, %read : tensor<2x8x8xf32>, tensor<2x8x2xf32>
   }
 }
 
