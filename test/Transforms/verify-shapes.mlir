@@ -28,3 +28,22 @@ func.func @consistent(%a: tensor<0x8xf32>, %b: tensor<8x4xf32>, %c: tensor<0x4xf
   %r = linalg.matmul ins(%a, %b : tensor<0x8xf32>, tensor<8x4xf32>) outs(%c : tensor<0x4xf32>) -> tensor<0x4xf32>
   return %r : tensor<0x4xf32>
 }
+
+// -----
+
+// A slice whose stride takes it past the end of its source: upstream's bound check computes
+// the last index in 64 bits, where 4 + 11 · 2^62 wraps around, and the slice would read
+// outside the buffer.
+func.func @slice_stride(%t: tensor<2x16xbf16>) -> tensor<2x12xbf16> {
+  // expected-error @below {{'tensor.extract_slice' op reaches outside its tensor in dimension #1: offset 4, 12 elements with stride 4611686018427387904 in a dimension of size 16}}
+  %s = tensor.extract_slice %t[0, 4] [2, 12] [1, 4611686018427387904] : tensor<2x16xbf16> to tensor<2x12xbf16>
+  return %s : tensor<2x12xbf16>
+}
+
+// -----
+
+func.func @insert_stride(%s: tensor<2x12xf32>, %t: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  // expected-error @below {{'tensor.insert_slice' op reaches outside its tensor in dimension #1: offset 4, 12 elements with stride 4611686018427387904 in a dimension of size 16}}
+  %r = tensor.insert_slice %s into %t[0, 4] [2, 12] [1, 4611686018427387904] : tensor<2x12xf32> into tensor<2x16xf32>
+  return %r : tensor<2x16xf32>
+}

@@ -21,17 +21,21 @@ def CodaPrintKernels : Pass<"coda-print-kernels", "::mlir::ModuleOp"> {
 }
 
 def CodaVerifyShapes : Pass<"coda-verify-shapes", "::mlir::func::FuncOp"> {
-  let summary = "Check that the static shapes of every linalg op agree on its loop sizes";
+  let summary = "Check that the static shapes of every linalg op agree on its loop sizes, and "
+                "that static slices stay inside their tensors";
   let description = [{
     The fusion passes read a product's or a generic's loop sizes from one operand and trust
     the others to match. Upstream's verifier does not compare a dimension of size 0 with the
     loop it indexes, so `linalg.matmul ins(tensor<16x8xf32>, …) outs(tensor<0x4xf32>)` parses;
-    fused, it would become a `coda.gemm` whose result has the wrong shape. This pass, the
-    first of `--coda-fuse`, reports such an op as an error at its location and stops the
-    pipeline. It changes nothing.
+    fused, it would become a `coda.gemm` whose result has the wrong shape. Upstream's bound
+    check of `tensor.extract_slice` and `tensor.insert_slice` computes the last index in 64
+    bits, so a huge stride wraps around and the slice reads or writes outside its buffer once
+    it runs. This pass, the first of `--coda-fuse` and of `coda-run`, reports such an op as an
+    error at its location and stops the pipeline. It changes nothing.
 
     ```
     error: 'linalg.matmul' op operand #2 has size 0 in dimension #0, which indexes loop d0 of size 16 (dimension #0 of operand #0)
+    error: 'tensor.extract_slice' op reaches outside its tensor in dimension #1: offset 4, 12 elements with stride 4611686018427387904 in a dimension of size 16
     ```
   }];
 }
