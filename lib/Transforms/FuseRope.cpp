@@ -279,7 +279,6 @@ static bool matchRotateHalf(Value x, function_ref<Value(Operation *, Value)> mat
   return true;
 }
 
-
 /// Whether `s` slices only the last of three dimensions, with unit strides.
 static bool isWithinLastDim(tensor::ExtractSliceOp s) {
   auto source = cast<RankedTensorType>(s.getSourceType());
