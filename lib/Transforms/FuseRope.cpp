@@ -363,15 +363,7 @@ static SmallVector<RopeRange> matchRope(Value columns, int64_t c0) {
   if (headsFirst)
     if (std::optional<RopeRange> interleaved = matchInterleaved(heads, r))
       return {*interleaved};
-  r.ops.clear();
-  if (matchRotateHalf(heads, matchTable, r)) {
-    r.ops.append(tableViews.begin(), tableViews.end());
-    r.ops.append(layoutOps.begin(), layoutOps.end());
-    return {r};
-  }
-  // Partial rotary: cat(rotate(x[..., :R]), x[..., R:]) on each group of HD columns, or on
-  // heads sliced out of each group.
-  tableViews.clear();
+  // The matched ranges own the table views and the layout ops too.
   auto tail = [&](SmallVector<RopeRange> found) {
     for (RopeRange &range : found) {
       range.ops.append(tableViews.begin(), tableViews.end());
@@ -379,6 +371,12 @@ static SmallVector<RopeRange> matchRope(Value columns, int64_t c0) {
     }
     return found;
   };
+  r.ops.clear();
+  if (matchRotateHalf(heads, matchTable, r))
+    return tail({r});
+  // Partial rotary: cat(rotate(x[..., :R]), x[..., R:]) on each group of HD columns, or on
+  // heads sliced out of each group.
+  tableViews.clear();
   if (std::optional<RopeRange> partial = matchPartial(heads, r, matchTable))
     return tail({*partial});
   SmallVector<RopeRange> found;

@@ -226,8 +226,6 @@ FailureOr<std::string> cuda::bufferElement(Type t) {
   return failure();
 }
 
-/// Bits of an element as bufferElement stores it (an index as long long).
-
 /// An affine expression over loop variables as C (all values are non-negative).
 FailureOr<std::string> cuda::affineToC(AffineExpr e, ArrayRef<std::string> dims) {
   if (auto d = dyn_cast<AffineDimExpr>(e))
@@ -250,7 +248,6 @@ FailureOr<std::string> cuda::affineToC(AffineExpr e, ArrayRef<std::string> dims)
   }
 }
 
-/// Row-major linear index of `indices` in a tensor of `type`.
 std::string cuda::floatLiteral(const APFloat &value) {
   // formatv would print infinity as `INFf`: the macros of CUDA's math.h say it.
   if (value.isInfinity())
@@ -263,6 +260,7 @@ std::string cuda::floatLiteral(const APFloat &value) {
   return llvm::formatv("{0:e9}f", wide.convertToDouble()).str();
 }
 
+/// Row-major linear index of `indices` in a tensor of `type`.
 std::string cuda::linearIndex(RankedTensorType type, ArrayRef<std::string> indices) {
   std::string index;
   int64_t stride = 1;

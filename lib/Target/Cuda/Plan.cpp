@@ -78,9 +78,6 @@ GemmOp cuda::rowsConsumer(linalg::GenericOp generic) {
   return consumer;
 }
 
-// The weight preparation of `func` when it reads only the function's arguments (directly, or
-/// through slices and reshapes used by nothing else) and its own results, so that it can run on
-/// its own, once: those calls and views, in order; else nothing.
 SmallVector<Operation *> cuda::separablePreparations(func::FuncOp func) {
   SmallVector<Operation *> ops;
   DenseSet<Value> available(func.getArguments().begin(), func.getArguments().end());
@@ -109,7 +106,6 @@ SmallVector<Operation *> cuda::separablePreparations(func::FuncOp func) {
   return ops;
 }
 
-// What the preparation hands to the rest of the function: its call results read elsewhere.
 SmallVector<Value> cuda::preparedValues(ArrayRef<Operation *> preparation) {
   SmallVector<Value> prepared;
   for (Operation *op : preparation)
