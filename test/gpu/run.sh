@@ -24,10 +24,13 @@ done
 # One process per example: memcheck over all of them in one process (22 extensions loading on
 # as many threads) ends in a segmentation fault before any check runs on the H100 and H200,
 # where groups of up to six pass.
+# racecheck skips the reference's cuDNN attention kernels: their wgmma pipeline reports hazards
+# that are not coda's (the HF layers' references call F.scaled_dot_product_attention).
 for tool in memcheck racecheck; do
   echo "== compute-sanitizer $tool (one small case per example)"
+  skip=(); [ "$tool" = racecheck ] && skip=(--kernel-name-exclude kns=cudnn)
   for name in $names; do
-    if compute-sanitizer --tool "$tool" --error-exitcode 1 "${check[@]}" --small --only "$name" \
+    if compute-sanitizer --tool "$tool" "${skip[@]}" --error-exitcode 1 "${check[@]}" --small --only "$name" \
         > "$out/$tool-$name.log" 2>&1; then
       echo "$name: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-$name.log")"
     else
