@@ -15,6 +15,11 @@ def CodaExpand : Pass<"coda-expand", "::mlir::ModuleOp"> {
     `init + value` for accumulate results, and a `linalg.generic` reduction per reduce result
     (`lse` as max, then the sum of shifted exponentials, then log).
 
+    Replaces every `coda.attention` by its scores as an fp32 contraction, the score region and
+    the mask inlined into an elementwise `linalg.generic` (masked scores become -inf), the row
+    maximum and sum, the exponentials, the product with V and the division by the row sum, in
+    the operands' layout (a row that sees no key gives 0, and `lse = -inf`).
+
     This pass is the executable definition of the dialect: `coda-run` runs it before lowering a
     program to the CPU.
   }];

@@ -466,15 +466,27 @@ struct ExpandGemm : OpRewritePattern<GemmOp> {
   }
 };
 
+struct ExpandAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    return expandAttentionOp(rewriter, op);
+  }
+};
+
 struct CodaExpandPass : coda::impl::CodaExpandBase<CodaExpandPass> {
   void runOnOperation() override {
     // A plain walk rather than the greedy driver: only coda ops change, everything else in
     // the program stays exactly as written (no folding, no dead-code removal).
-    SmallVector<GemmOp> gemms;
-    getOperation()->walk([&](GemmOp op) { gemms.push_back(op); });
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<GemmOp, AttentionOp>(op))
+        ops.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
-    for (GemmOp op : gemms) {
-      if (failed(expandGemmOp(rewriter, op)))
+    for (Operation *op : ops) {
+      LogicalResult expanded = isa<GemmOp>(op) ? expandGemmOp(rewriter, cast<GemmOp>(op))
+                                               : expandAttentionOp(rewriter, cast<AttentionOp>(op));
+      if (failed(expanded))
         return signalPassFailure();
     }
   }
@@ -482,5 +494,5 @@ struct CodaExpandPass : coda::impl::CodaExpandBase<CodaExpandPass> {
 } // namespace
 
 void mlir::coda::populateCodaExpandPatterns(RewritePatternSet &patterns) {
-  patterns.add<ExpandGemm>(patterns.getContext());
+  patterns.add<ExpandGemm, ExpandAttention>(patterns.getContext());
 }

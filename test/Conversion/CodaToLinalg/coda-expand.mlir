@@ -240,3 +240,44 @@ func.func @untouched() -> f32 {
   %unused = arith.mulf %d, %d : f32
   return %d : f32
 }
+
+// -----
+
+// coda.attention: scores over [B, Hq, Sq, Sk] read from the token-major (bshd) operands, query
+// head h reading KV head h floordiv 2; the scale, the causal mask and the lengths as one select
+// to -inf; a row that sees nothing gives 0 and lse = -inf; the output is written back in bshd.
+// CHECK-DAG: #[[Q:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d4)>
+// CHECK-DAG: #[[K:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1 floordiv 2, d4)>
+// CHECK-DAG: #[[V:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d1 floordiv 2, d3)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-LABEL: func.func @attention
+// CHECK:       %[[S:.*]] = linalg.generic {indexing_maps = [#[[Q]], #[[K]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK:       %[[M:.*]] = linalg.generic {{.*}} ins(%[[S]], %{{.*}} : tensor<2x4x8x8xf32>, tensor<2xi64>)
+// CHECK:         arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:         %[[CAUSAL:.*]] = arith.cmpi sle, %[[J:.*]], %[[I:.*]] : index
+// CHECK:         %[[LEN:.*]] = arith.index_cast
+// CHECK:         arith.cmpi slt, %[[I]], %[[LEN]]
+// CHECK:         arith.cmpi slt, %[[J]], %[[LEN]]
+// CHECK:         arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK:       %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[M]] : tensor<2x4x8x8xf32>)
+// CHECK:         arith.maximumf
+// CHECK:       %[[P:.*]] = linalg.generic {{.*}} ins(%[[M]], %[[MAX]]
+// CHECK:         math.exp
+// CHECK:         arith.cmpf oeq
+// CHECK:         arith.select
+// CHECK:       %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<2x4x8x8xf32>)
+// CHECK:       %[[PV:.*]] = linalg.generic {indexing_maps = [{{.*}}, #[[V]], {{.*}}]{{.*}} ins(%[[P]], %{{.*}} : tensor<2x4x8x8xf32>, tensor<2x8x2x16xbf16>)
+// CHECK:       %[[O:.*]] = linalg.generic {indexing_maps = [{{.*}}, {{.*}}, #[[OUT]]]{{.*}} ins(%[[PV]], %[[SUM]] : {{.*}}) outs(%{{.*}} : tensor<2x8x4x16xbf16>)
+// CHECK:         arith.divf
+// CHECK:         arith.truncf
+// CHECK:       %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[MAX]], %[[SUM]]
+// CHECK:         math.log
+// CHECK:       return %[[O]], %[[LSE]]
+func.func @attention(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>,
+    %v: tensor<2x8x2x16xbf16>, %n: tensor<2xi64>) -> (tensor<2x8x4x16xbf16>, tensor<2x4x8xf32>) {
+  %o, %lse = coda.attention %q, %k, %v lens(%n : tensor<2xi64>) scale 0.25 mask <causal = true>
+      layout <bshd>
+      : tensor<2x8x4x16xbf16>, tensor<2x8x2x16xbf16>, tensor<2x8x2x16xbf16>
+      -> tensor<2x8x4x16xbf16>, tensor<2x4x8xf32>
+  return %o, %lse : tensor<2x8x4x16xbf16>, tensor<2x4x8xf32>
+}

@@ -457,7 +457,7 @@ func.func @captured_value(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %s: f32) {
 // -----
 
 func.func @yield_outside(%x: f32) {
-  // expected-error @+1 {{'coda.yield' op expects parent op 'coda.gemm'}}
+  // expected-error @+1 {{'coda.yield' op expects parent op to be one of 'coda.gemm, coda.attention'}}
   coda.yield %x : f32
 }
 
@@ -606,6 +606,109 @@ func.func @hands_rows_on_gemm(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) 
       -> (store tensor<128x128xbf16>) attributes {coda.hands_rows}
       epilogue(%acc: f32, %i: index, %j: index) {
     coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @attention_rank(%q: tensor<8x16x64xf32>, %k: tensor<8x16x64xf32>) {
+  // expected-error @+1 {{expects Q, K and V of rank 4 ([B, H, S, d] for layout bhsd); got ranks 3, 3 and 3}}
+  %o = coda.attention %q, %k, %k scale 1.0 : tensor<8x16x64xf32>, tensor<8x16x64xf32>, tensor<8x16x64xf32> -> tensor<8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_types(%q: tensor<1x2x16x64xbf16>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{expects Q, K and V of one element type among bf16, f16 and f32; got 'bf16', 'f32' and 'f32'}}
+  %o = coda.attention %q, %k, %k scale 1.0 : tensor<1x2x16x64xbf16>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x2x16x64xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_gqa(%q: tensor<1x6x16x64xf32>, %k: tensor<1x4x16x64xf32>) {
+  // expected-error @+1 {{expects the query heads (6) to be a multiple of the key/value heads (4)}}
+  %o = coda.attention %q, %k, %k scale 1.0 : tensor<1x6x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32> -> tensor<1x6x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_head_size(%q: tensor<1x2x16x64xf32>, %k: tensor<1x2x16x32xf32>) {
+  // expected-error @+1 {{expects Q and K with the same head size d; got 64 and 32}}
+  %o = coda.attention %q, %k, %k scale 1.0 : tensor<1x2x16x64xf32>, tensor<1x2x16x32xf32>, tensor<1x2x16x32xf32> -> tensor<1x2x16x32xf32>
+  return
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<1x16x2x64xf32>) {
+  // expected-error @+1 {{result must be 'tensor<1x16x2x64xf32>' (Q's layout with V's head size); got 'tensor<1x2x16x64xf32>'}}
+  %o = coda.attention %q, %q, %q scale 1.0 layout <bshd> : tensor<1x16x2x64xf32>, tensor<1x16x2x64xf32>, tensor<1x16x2x64xf32> -> tensor<1x2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_lse(%q: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{lse result must be 'tensor<1x2x16xf32>' ([B, Hq, Sq]); got 'tensor<1x2x16xbf16>'}}
+  %o, %l = coda.attention %q, %q, %q scale 1.0 : tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x2x16x64xf32>, tensor<1x2x16xbf16>
+  return
+}
+
+// -----
+
+func.func @attention_lens(%q: tensor<2x2x8x64xf32>, %k: tensor<2x2x16x64xf32>, %n: tensor<2xi32>) {
+  // expected-error @+1 {{lens describe self-attention over padded sequences: Sq (8) must equal Sk (16)}}
+  %o = coda.attention %q, %k, %k lens(%n : tensor<2xi32>) scale 1.0 : tensor<2x2x8x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32> -> tensor<2x2x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_lens_type(%q: tensor<2x2x8x64xf32>, %n: tensor<3xi32>) {
+  // expected-error @+1 {{lens must be tensor<2xi32> or tensor<2xi64>; got 'tensor<3xi32>'}}
+  %o = coda.attention %q, %q, %q lens(%n : tensor<3xi32>) scale 1.0 : tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32> -> tensor<2x2x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<1x2x8x64xf32>) {
+  // expected-error @+1 {{dilation 0 must be at least 1}}
+  %o = coda.attention %q, %q, %q scale 1.0 mask <dilation = 0> : tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32> -> tensor<1x2x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_window(%q: tensor<1x2x8x64xf32>) {
+  // expected-error @+1 {{window bounds left = -2, right = -1 must be keys (>= 0), or -1 for no bound}}
+  %o = coda.attention %q, %q, %q scale 1.0 mask <left = -2> : tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32> -> tensor<1x2x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_score_args(%q: tensor<1x2x8x64xf32>) {
+  // expected-error @+1 {{score region takes (f32 score, index b, index h, index i, index j); got 1 arguments}}
+  %o = coda.attention %q, %q, %q scale 1.0 : tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32> -> tensor<1x2x8x64xf32> score {
+  ^bb0(%s: f32):
+    coda.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @attention_score_yield(%q: tensor<1x2x8x64xf32>) {
+  // expected-error @+1 {{score region must end with a coda.yield of one f32}}
+  %o = coda.attention %q, %q, %q scale 1.0 : tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32> -> tensor<1x2x8x64xf32> score {
+  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+    %t = arith.truncf %s : f32 to bf16
+    coda.yield %t : bf16
   }
   return
 }

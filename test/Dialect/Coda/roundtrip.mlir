@@ -142,3 +142,34 @@ func.func @tiled_table(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %cos: tensor<4
   }
   return %0 : tensor<4x16xf32>
 }
+
+// CHECK-LABEL: func.func @attention_causal_gqa
+// CHECK:       %{{.*}}, %{{.*}} = coda.attention %{{.*}}, %{{.*}}, %{{.*}} scale 1.250000e-01 mask <causal = true, left = 7> : tensor<2x8x16x64xbf16>, tensor<2x2x16x64xbf16>, tensor<2x2x16x64xbf16> -> tensor<2x8x16x64xbf16>, tensor<2x8x16xf32>
+func.func @attention_causal_gqa(%q: tensor<2x8x16x64xbf16>, %k: tensor<2x2x16x64xbf16>,
+    %v: tensor<2x2x16x64xbf16>) -> (tensor<2x8x16x64xbf16>, tensor<2x8x16xf32>) {
+  %o, %lse = coda.attention %q, %k, %v scale 0.125 mask <causal = true, left = 7>
+      : tensor<2x8x16x64xbf16>, tensor<2x2x16x64xbf16>, tensor<2x2x16x64xbf16>
+      -> tensor<2x8x16x64xbf16>, tensor<2x8x16xf32>
+  return %o, %lse : tensor<2x8x16x64xbf16>, tensor<2x8x16xf32>
+}
+
+// CHECK-LABEL: func.func @attention_tokens_lens_softcap
+// CHECK:       coda.attention %{{.*}}, %{{.*}}, %{{.*}} lens(%{{.*}} : tensor<2xi32>) scale 1.000000e+00 layout <bshd> : tensor<2x16x8x64xf32>, tensor<2x16x8x64xf32>, tensor<2x16x8x32xf32> -> tensor<2x16x8x32xf32> score {
+// CHECK-NEXT:  ^bb0(%{{.*}}: f32, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK:         math.tanh
+// CHECK:         coda.yield %{{.*}} : f32
+func.func @attention_tokens_lens_softcap(%q: tensor<2x16x8x64xf32>, %k: tensor<2x16x8x64xf32>,
+    %v: tensor<2x16x8x32xf32>, %len: tensor<2xi32>) -> tensor<2x16x8x32xf32> {
+  %o = coda.attention %q, %k, %v lens(%len : tensor<2xi32>) scale 1.0 layout <bshd>
+      : tensor<2x16x8x64xf32>, tensor<2x16x8x64xf32>, tensor<2x16x8x32xf32>
+      -> tensor<2x16x8x32xf32>
+      score {
+      ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+        %cap = arith.constant 30.0 : f32
+        %d = arith.divf %s, %cap : f32
+        %t = math.tanh %d : f32
+        %r = arith.mulf %t, %cap : f32
+        coda.yield %r : f32
+      }
+  return %o : tensor<2x16x8x32xf32>
+}

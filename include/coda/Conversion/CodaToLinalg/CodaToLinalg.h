@@ -13,6 +13,7 @@
 
 namespace mlir::coda {
 
+class AttentionOp;
 class GemmOp;
 
 #define GEN_PASS_DECL_CODAEXPAND
@@ -21,7 +22,10 @@ class GemmOp;
 /// Rewrites one coda.gemm into linalg/tensor/arith/math ops and replaces it.
 LogicalResult expandGemmOp(RewriterBase &rewriter, GemmOp op);
 
-/// Adds the pattern that expands coda.gemm ops.
+/// Rewrites one coda.attention into linalg/tensor/arith/math ops and replaces it.
+LogicalResult expandAttentionOp(RewriterBase &rewriter, AttentionOp op);
+
+/// Adds the patterns that expand coda.gemm and coda.attention ops.
 void populateCodaExpandPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::coda

@@ -112,3 +112,16 @@ LogicalResult KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitEr
     return emitError() << "tmaTables lists operand indices, which are not negative";
   return success();
 }
+
+LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
+                               int64_t left, int64_t right, int64_t dilation, int64_t chunk,
+                               int64_t sinks, int64_t global) {
+  if (left < -1 || right < -1)
+    return emitError() << "window bounds left = " << left << ", right = " << right
+                       << " must be keys (>= 0), or -1 for no bound";
+  if (dilation < 1)
+    return emitError() << "dilation " << dilation << " must be at least 1";
+  if (chunk < 0 || sinks < 0 || global < 0)
+    return emitError() << "chunk, sinks and global count positions and cannot be negative";
+  return success();
+}

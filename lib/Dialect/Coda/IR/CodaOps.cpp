@@ -617,5 +617,90 @@ LogicalResult GemmOp::verifyRegions() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// AttentionOp verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult AttentionOp::verify() {
+  RankedTensorType q = getQ().getType(), k = getK().getType(), v = getV().getType();
+  for (Value operand : getOperands())
+    if (!cast<RankedTensorType>(operand.getType()).hasStaticShape())
+      return emitOpError("requires static shapes; operand ")
+             << operand.getType() << " has a dynamic dimension";
+  if (q.getRank() != 4 || k.getRank() != 4 || v.getRank() != 4)
+    return emitOpError("expects Q, K and V of rank 4 (") << (isHeadMajor() ? "[B, H, S, d]" : "[B, S, H, d]")
+           << " for layout " << stringifyAttentionLayout(getLayout()) << "); got ranks "
+           << q.getRank() << ", " << k.getRank() << " and " << v.getRank();
+  Type element = q.getElementType();
+  if (!isGemmInputElementType(element) || k.getElementType() != element ||
+      v.getElementType() != element)
+    return emitOpError("expects Q, K and V of one element type among bf16, f16 and f32; got ")
+           << q.getElementType() << ", " << k.getElementType() << " and " << v.getElementType();
+  unsigned h = getHeadDim(), s = getSeqDim();
+  if (k.getDimSize(0) != q.getDimSize(0) || v.getDimSize(0) != q.getDimSize(0))
+    return emitOpError("expects one batch size B; Q, K and V have ")
+           << shapeStr(q.getShape()) << ", " << shapeStr(k.getShape()) << " and "
+           << shapeStr(v.getShape());
+  if (k.getDimSize(h) != v.getDimSize(h) || k.getDimSize(s) != v.getDimSize(s))
+    return emitOpError("expects K and V with the same heads and keys; got ")
+           << shapeStr(k.getShape()) << " and " << shapeStr(v.getShape());
+  if (k.getDimSize(3) != q.getDimSize(3))
+    return emitOpError("expects Q and K with the same head size d; got ")
+           << q.getDimSize(3) << " and " << k.getDimSize(3);
+  if (k.getDimSize(h) == 0 || q.getDimSize(h) % k.getDimSize(h) != 0)
+    return emitOpError("expects the query heads (")
+           << q.getDimSize(h) << ") to be a multiple of the key/value heads ("
+           << k.getDimSize(h) << ")";
+
+  SmallVector<int64_t> outShape(q.getShape());
+  outShape[3] = v.getDimSize(3);
+  auto outType = RankedTensorType::get(outShape, element);
+  if (getOut().getType() != outType)
+    return emitOpError("result must be ") << outType << " (Q's layout with V's head size); got "
+                                          << getOut().getType();
+  if (Value lse = getLse()) {
+    auto lseType = RankedTensorType::get(
+        {getBatchSize(), getNumHeads(), getQueryLen()}, Float32Type::get(getContext()));
+    if (lse.getType() != lseType)
+      return emitOpError("lse result must be ") << lseType << " ([B, Hq, Sq]); got "
+                                                << lse.getType();
+  }
+  if (Value lens = getLens()) {
+    auto type = cast<RankedTensorType>(lens.getType());
+    if (type.getRank() != 1 || type.getDimSize(0) != getBatchSize() ||
+        !(type.getElementType().isInteger(32) || type.getElementType().isInteger(64)))
+      return emitOpError("lens must be tensor<") << getBatchSize() << "xi32> or tensor<"
+                                                 << getBatchSize() << "xi64>; got " << type;
+    if (getQueryLen() != getKeyLen())
+      return emitOpError("lens describe self-attention over padded sequences: Sq (")
+             << getQueryLen() << ") must equal Sk (" << getKeyLen() << ")";
+  }
+  return success();
+}
+
+LogicalResult AttentionOp::verifyRegions() {
+  Region &region = getScore();
+  if (region.empty())
+    return success();
+  if (!region.hasOneBlock())
+    return emitOpError("score region must have one block");
+  Block &block = region.front();
+  Type f32 = Float32Type::get(getContext()), index = IndexType::get(getContext());
+  SmallVector<Type> expected = {f32, index, index, index, index};
+  if (TypeRange(block.getArgumentTypes()) != TypeRange(expected))
+    return emitOpError("score region takes (f32 score, index b, index h, index i, index j); "
+                       "got ")
+           << block.getNumArguments() << " arguments";
+  for (Operation &op : block.without_terminator())
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op) ||
+        !llvm::all_of(op.getResultTypes(), [](Type t) { return t.isIntOrIndexOrFloat(); }))
+      return op.emitOpError("is not allowed in a coda.attention score region: it may only hold "
+                            "side-effect-free scalar ops");
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
+  if (!yield || yield.getValues().size() != 1 || !yield.getValues()[0].getType().isF32())
+    return emitOpError("score region must end with a coda.yield of one f32");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "coda/Dialect/Coda/IR/CodaOps.cpp.inc"

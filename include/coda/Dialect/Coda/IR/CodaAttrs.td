@@ -98,6 +98,14 @@ def Coda_ResultSink : I32EnumAttr<"ResultSink", "how a coda.gemm result leaves t
   let genSpecializedAttr = 0;
 }
 
+def Coda_AttentionLayout : I32EnumAttr<"AttentionLayout",
+    "where the head dimension sits in coda.attention's operands", [
+      I32EnumAttrCase<"BHSD", 0, "bhsd">,
+      I32EnumAttrCase<"BSHD", 1, "bshd">]> {
+  let cppNamespace = "::mlir::coda";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -204,6 +212,58 @@ def Coda_KernelConfigAttr : Coda_Attr<"KernelConfig", "kernel"> {
     bool isPingpong() const { return getSchedule() == KernelSchedule::Pingpong; }
     /// The discardable attribute name that holds it on a coda.gemm.
     static ::llvm::StringRef getAttrName() { return "coda.kernel"; }
+  }];
+}
+
+def Coda_AttentionLayoutAttr : EnumAttr<Coda_Dialect, Coda_AttentionLayout, "layout"> {
+  let summary = "operand layout of coda.attention: `bhsd` ([B, H, S, d]) or `bshd` "
+                "([B, S, H, d], the token-major rows a QKV product writes, reshaped for free)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Coda_MaskAttr : Coda_Attr<"Mask", "mask"> {
+  let summary = "which keys each query of coda.attention sees, as a function of positions";
+  let description = [{
+    Query row `i` sits at position `r = i + Sk - Sq` (bottom-right alignment: the last query
+    is the last key; `r = i` when per-sequence lengths are given). Key `j` is visible when
+
+    ```
+    (band(r, j) || j < sinks && (!causal || j <= r) || j < global || r < global)
+    ```
+
+    where `band` holds when every part that is set holds:
+
+    * `causal`: `j <= r`;
+    * `left = L` (sliding window): `j >= r - L`; `right = R`: `j <= r + R`;
+    * `dilation = d`: `(r - j) mod d == 0` (dilated attention);
+    * `chunk = C`: `floor(j / C) == floor(r / C)` (chunked local attention).
+
+    `sinks = S` keeps the first S keys visible (attention sinks) and `global = G` makes the
+    first G positions global (Longformer): they see every key and every query sees them.
+    Parameters left out do not restrict: `#coda.mask<>` is dense attention.
+
+    ```mlir
+    #coda.mask<causal = true>                       // causal
+    #coda.mask<causal = true, left = 1023>          // sliding window of 1024 keys
+    #coda.mask<left = 256, right = 256, global = 16> // Longformer
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"bool", "false">:$causal,
+    DefaultValuedParameter<"int64_t", "-1">:$left,
+    DefaultValuedParameter<"int64_t", "-1">:$right,
+    DefaultValuedParameter<"int64_t", "1">:$dilation,
+    DefaultValuedParameter<"int64_t", "0">:$chunk,
+    DefaultValuedParameter<"int64_t", "0">:$sinks,
+    DefaultValuedParameter<"int64_t", "0">:$global);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether every key is visible to every query.
+    bool isDense() const {
+      return !getCausal() && getLeft() < 0 && getRight() < 0 && getDilation() == 1 &&
+             getChunk() == 0;
+    }
   }];
 }
 

@@ -126,11 +126,97 @@ def Coda_GemmOp : Coda_Op<"gemm", [
   }];
 }
 
-def Coda_YieldOp : Coda_Op<"yield", [Pure, ReturnLike, Terminator, HasParent<"GemmOp">]> {
-  let summary = "yields the epilogue values of a coda.gemm";
+def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryEffects]> {
+  let summary = "softmax(Q·Kᵀ·scale + mask)·V over heads, with GQA, masks and score edits";
   let description = [{
-    Ends a `coda.gemm` epilogue. It yields one fp32 value per result (two per result in
-    `rotate` and `expand` mode: the even and the odd output column).
+    Scaled dot-product attention. With `layout = bhsd` (the default) Q is `[B, Hq, Sq, d]`
+    and K, V are `[B, Hkv, Sk, d]` and `[B, Hkv, Sk, dv]`; with `layout = bshd` the head and
+    sequence dimensions swap (`[B, S, H, d]`: the token-major `[B·S, H·d]` rows a QKV
+    product writes, expanded without a copy). The output has Q's layout and element type, with
+    `dv` columns.
+
+    ```mlir
+    %o, %lse = coda.attention %q, %k, %v scale 0.125 mask <causal = true>
+        : tensor<2x8x128x64xbf16>, tensor<2x2x128x64xbf16>, tensor<2x2x128x64xbf16>
+        -> tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>
+    ```
+
+    **Meaning** (in fp32, inputs widened): for batch `b`, query head `h` and its KV head
+    `g = floor(h · Hkv / Hq)` (Hq is a multiple of Hkv: grouped-query attention),
+
+    ```
+    s[i, j] = score(scale · Σ_c Q[b, h, i, c] · K[b, g, j, c], b, h, i, j)   (visible keys)
+    m[i] = max_j s[i, j],  l[i] = Σ_j exp(s[i, j] - m[i])
+    O[b, h, i, :] = Σ_j exp(s[i, j] - m[i]) / l[i] · V[b, g, j, :]
+    lse[b, h, i] = m[i] + log(l[i])
+    ```
+
+    where `score` is the optional `score` region (identity without it: soft-capping, ALiBi
+    and relative biases are written there) and the sums run over the keys the `mask`
+    attribute leaves visible (`#coda.mask`; dense without it). A query row that sees no key
+    has output 0 and `lse = -inf`.
+
+    **Per-sequence lengths.** With `lens(%len : tensor<Bxi32>)` (or i64), sequence `b` holds
+    `len[b]` queries and as many keys (Sq = Sk is required): keys `j >= len[b]` are invisible,
+    rows `i >= len[b]` are fully masked, and the mask is aligned at the top-left (`r = i`).
+
+    **The `score` region** takes the scaled score (f32) and the indices `b, h, i, j`, holds
+    side-effect-free scalar ops and yields one f32 with `coda.yield`.
+
+    `--coda-expand` writes this meaning as linalg; online softmax, block skipping and GQA
+    packing are code-generation choices.
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$q,
+    AnyRankedTensor:$k,
+    AnyRankedTensor:$v,
+    Optional<AnyRankedTensor>:$lens,
+    F32Attr:$scale,
+    OptionalAttr<Coda_MaskAttr>:$mask,
+    DefaultValuedAttr<Coda_AttentionLayoutAttr, "::mlir::coda::AttentionLayout::BHSD">:$layout
+  );
+  let results = (outs AnyRankedTensor:$out, Optional<AnyRankedTensor>:$lse);
+  let regions = (region AnyRegion:$score);
+
+  let assemblyFormat = [{
+    $q `,` $k `,` $v (`lens` `(` $lens^ `:` type($lens) `)`)? `scale` $scale
+    (`mask` $mask^)? (`layout` $layout^)? attr-dict-with-keyword
+    `:` type($q) `,` type($k) `,` type($v) `->` type($out) (`,` type($lse)^)?
+    (`score` $score^)?
+  }];
+
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+
+  let extraClassDeclaration = [{
+    bool isHeadMajor() { return getLayout() == AttentionLayout::BHSD; }
+    /// Q's dimension index of heads and of sequence positions (1 and 2 for bhsd).
+    unsigned getHeadDim() { return isHeadMajor() ? 1 : 2; }
+    unsigned getSeqDim() { return isHeadMajor() ? 2 : 1; }
+    int64_t getBatchSize() { return getQ().getType().getDimSize(0); }
+    int64_t getNumHeads() { return getQ().getType().getDimSize(getHeadDim()); }
+    int64_t getNumKvHeads() { return getK().getType().getDimSize(getHeadDim()); }
+    int64_t getQueryLen() { return getQ().getType().getDimSize(getSeqDim()); }
+    int64_t getKeyLen() { return getK().getType().getDimSize(getSeqDim()); }
+    int64_t getHeadSize() { return getQ().getType().getDimSize(3); }
+    int64_t getValueSize() { return getV().getType().getDimSize(3); }
+    /// The mask, `#coda.mask<>` (dense) when the op has none.
+    MaskAttr getMaskOrDense() {
+      if (MaskAttr mask = getMaskAttr())
+        return mask;
+      return MaskAttr::get(getContext(), false, -1, -1, 1, 0, 0, 0);
+    }
+  }];
+}
+
+def Coda_YieldOp : Coda_Op<"yield", [Pure, ReturnLike, Terminator,
+                                     ParentOneOf<["GemmOp", "AttentionOp"]>]> {
+  let summary = "yields the epilogue values of a coda.gemm or the score of a coda.attention";
+  let description = [{
+    Ends a `coda.gemm` epilogue, yielding one fp32 value per result (two per result in
+    `rotate` and `expand` mode: the even and the odd output column), or a `coda.attention`
+    score region, yielding the edited score.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";

@@ -1,0 +1,301 @@
+//===- AttentionToLinalg.cpp - coda.attention as linalg ---------*- C++ -*-===//
+//
+// The definition of what a coda.attention computes, written as linalg on tensors over the
+// head-major score space [B, Hq, Sq, Sk], whatever the operands' layout:
+//
+//   1. s = Q · Kᵀ in fp32, K's head h·Hkv/Hq       (linalg.generic, a contraction)
+//   2. s = visible ? score(scale · s, b, h, i, j)   (elementwise: the score region inlined,
+//          : -inf                                    the mask as index arithmetic)
+//   3. m = max_j s, p = exp(s - m), l = Σ_j p       (a row with no visible key: m = -inf, p = 0)
+//   4. O = (p · V) / l in Q's layout, lse = m + log l (0 and -inf for rows that see nothing)
+//
+// Clarity wins over speed here: this is what coda-run executes to check rewrites.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Conversion/CodaToLinalg/CodaToLinalg.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+
+#include "mlir/IR/IRMapping.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::coda;
+
+namespace {
+using utils::IteratorType;
+
+/// Builds the generics of one coda.attention.
+class AttentionBuilder {
+public:
+  AttentionBuilder(OpBuilder &b, AttentionOp op)
+      : b(b), op(op), loc(op.getLoc()), ctx(b.getContext()), f32(b.getF32Type()) {}
+
+  SmallVector<Value> build() {
+    Value scores = contractQK();
+    Value masked = scoreAndMask(scores);
+    Value rowMax = reduceRows(masked, -std::numeric_limits<double>::infinity(), /*max=*/true);
+    Value probs = exponentiate(masked, rowMax);
+    Value rowSum = reduceRows(probs, 0.0, /*max=*/false);
+    Value weighted = contractPV(probs);
+    SmallVector<Value> results{normalize(weighted, rowSum)};
+    if (op.getLse())
+      results.push_back(logSumExp(rowMax, rowSum));
+    return results;
+  }
+
+private:
+  OpBuilder &b;
+  AttentionOp op;
+  Location loc;
+  MLIRContext *ctx;
+  Type f32;
+
+  AffineExpr dim(unsigned i) { return getAffineDimExpr(i, ctx); }
+
+  /// An operand's indexing in its layout, from the head-major indices (b, h, s, c); h is the
+  /// query head, mapped to its KV head for K and V.
+  AffineMap operandMap(unsigned numLoops, unsigned bd, unsigned hd, unsigned sd, unsigned cd,
+                       bool kv) {
+    AffineExpr h = dim(hd);
+    if (kv)
+      h = h.floorDiv(op.getNumHeads() / op.getNumKvHeads());
+    SmallVector<AffineExpr> exprs{dim(bd), h, dim(sd), dim(cd)};
+    if (!op.isHeadMajor())
+      std::swap(exprs[1], exprs[2]);
+    return AffineMap::get(numLoops, 0, exprs, ctx);
+  }
+
+  Value filled(ArrayRef<int64_t> shape, double value) {
+    Value init = tensor::EmptyOp::create(b, loc, shape, f32);
+    Value cst = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+    return linalg::FillOp::create(b, loc, cst, init).getResult(0);
+  }
+
+  Value widen(OpBuilder &nb, Value v) {
+    return v.getType() == f32 ? v : arith::ExtFOp::create(nb, loc, f32, v).getResult();
+  }
+
+  SmallVector<int64_t> scoreShape() {
+    return {op.getBatchSize(), op.getNumHeads(), op.getQueryLen(), op.getKeyLen()};
+  }
+  SmallVector<int64_t> rowShape() {
+    return {op.getBatchSize(), op.getNumHeads(), op.getQueryLen()};
+  }
+
+  /// Loops (b, h, i, j, c): s[b, h, i, j] += Q[b, h, i, c] · K[b, g, j, c].
+  Value contractQK() {
+    Value init = filled(scoreShape(), 0.0);
+    SmallVector<AffineMap> maps{operandMap(5, 0, 1, 2, 4, false), operandMap(5, 0, 1, 3, 4, true),
+                                AffineMap::get(5, 0, {dim(0), dim(1), dim(2), dim(3)}, ctx)};
+    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+    iterators.push_back(IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{op.getQ(), op.getK()}, ValueRange{init}, maps,
+               iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value prod = arith::MulFOp::create(nb, l, widen(nb, args[0]), widen(nb, args[1]));
+                 linalg::YieldOp::create(nb, l, arith::AddFOp::create(nb, l, args[2], prod).getResult());
+               })
+        .getResult(0);
+  }
+
+  /// Whether key j is visible to query i of sequence b (see #coda.mask), as index arithmetic.
+  Value visible(OpBuilder &nb, Value i, Value j, Value len) {
+    MaskAttr mask = op.getMaskOrDense();
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(nb, loc, v).getResult(); };
+    auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+      return arith::CmpIOp::create(nb, loc, p, x, y).getResult();
+    };
+    // Null stands for "true" until a part restricts.
+    auto both = [&](Value x, Value y) {
+      return x ? arith::AndIOp::create(nb, loc, x, y).getResult() : y;
+    };
+    auto either = [&](Value x, Value y) { return arith::OrIOp::create(nb, loc, x, y).getResult(); };
+    using P = arith::CmpIPredicate;
+    // The query's position among the keys: bottom-right aligned, or top-left with lengths.
+    Value r = len ? i : arith::AddIOp::create(nb, loc, i, cst(op.getKeyLen() - op.getQueryLen()));
+    Value band;
+    Value causal = mask.getCausal() ? cmp(P::sle, j, r) : Value();
+    if (causal)
+      band = both(band, causal);
+    if (mask.getLeft() >= 0)
+      band = both(band, cmp(P::sge, j, arith::SubIOp::create(nb, loc, r, cst(mask.getLeft()))));
+    if (mask.getRight() >= 0)
+      band = both(band, cmp(P::sle, j, arith::AddIOp::create(nb, loc, r, cst(mask.getRight()))));
+    if (mask.getDilation() > 1) {
+      Value distance = arith::SubIOp::create(nb, loc, r, j);
+      Value rem = arith::RemSIOp::create(nb, loc, distance, cst(mask.getDilation()));
+      band = both(band, cmp(P::eq, rem, cst(0)));
+    }
+    if (mask.getChunk() > 0) {
+      Value c = cst(mask.getChunk());
+      band = both(band, cmp(P::eq, arith::FloorDivSIOp::create(nb, loc, j, c),
+                            arith::FloorDivSIOp::create(nb, loc, r, c)));
+    }
+    Value seen = band ? band : arith::ConstantIntOp::create(nb, loc, 1, 1).getResult();
+    if (mask.getSinks() > 0) {
+      Value sink = cmp(P::slt, j, cst(mask.getSinks()));
+      seen = either(seen, causal ? both(sink, causal) : sink);
+    }
+    if (mask.getGlobal() > 0)
+      seen = either(seen, either(cmp(P::slt, j, cst(mask.getGlobal())),
+                                 cmp(P::slt, r, cst(mask.getGlobal()))));
+    if (len) {
+      Value n = arith::IndexCastOp::create(nb, loc, nb.getIndexType(), len);
+      seen = both(seen, both(cmp(P::slt, j, n), cmp(P::slt, i, n)));
+    }
+    return seen;
+  }
+
+  /// Loops (b, h, i, j): the scaled score through the score region, -inf where masked.
+  Value scoreAndMask(Value scores) {
+    SmallVector<Value> inputs{scores};
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+    SmallVector<AffineMap> maps{id};
+    if (Value lens = op.getLens()) {
+      inputs.push_back(lens);
+      maps.push_back(AffineMap::get(4, 0, {dim(0)}, ctx));
+    }
+    maps.push_back(id);
+    Value init = tensor::EmptyOp::create(b, loc, scoreShape(), f32);
+    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 SmallVector<Value> idx;
+                 for (unsigned d = 0; d < 4; ++d)
+                   idx.push_back(linalg::IndexOp::create(nb, l, d));
+                 Value scale = arith::ConstantOp::create(nb, l, op.getScaleAttr());
+                 Value s = arith::MulFOp::create(nb, l, args[0], scale);
+                 if (!op.getScore().empty()) {
+                   Block &body = op.getScore().front();
+                   IRMapping mapping;
+                   mapping.map(body.getArgument(0), s);
+                   for (unsigned d = 0; d < 4; ++d)
+                     mapping.map(body.getArgument(d + 1), idx[d]);
+                   for (Operation &inner : body.without_terminator())
+                     nb.clone(inner, mapping);
+                   s = mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
+                 }
+                 Value seen = visible(nb, idx[2], idx[3], op.getLens() ? args[1] : Value());
+                 Value minusInf = arith::ConstantOp::create(
+                     nb, l, nb.getF32FloatAttr(-std::numeric_limits<double>::infinity()));
+                 linalg::YieldOp::create(nb, l,
+                                         arith::SelectOp::create(nb, l, seen, s, minusInf).getResult());
+               })
+        .getResult(0);
+  }
+
+  /// Loops (b, h, i, j) with j reduced: the row maximum or the row sum.
+  Value reduceRows(Value values, double initValue, bool max) {
+    Value init = filled(rowShape(), initValue);
+    SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(4, ctx),
+                                AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx)};
+    SmallVector<IteratorType> iterators(3, IteratorType::parallel);
+    iterators.push_back(IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{values}, ValueRange{init}, maps, iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value r = max ? arith::MaximumFOp::create(nb, l, args[0], args[1]).getResult()
+                               : arith::AddFOp::create(nb, l, args[0], args[1]).getResult();
+                 linalg::YieldOp::create(nb, l, r);
+               })
+        .getResult(0);
+  }
+
+  Value isMinusInf(OpBuilder &nb, Value m) {
+    Value minusInf = arith::ConstantOp::create(
+        nb, loc, nb.getF32FloatAttr(-std::numeric_limits<double>::infinity()));
+    return arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::OEQ, m, minusInf);
+  }
+
+  /// p = exp(s - m), and 0 in a row that sees no key (m = -inf).
+  Value exponentiate(Value masked, Value rowMax) {
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+    SmallVector<AffineMap> maps{id, AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx), id};
+    Value init = tensor::EmptyOp::create(b, loc, scoreShape(), f32);
+    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{masked, rowMax}, ValueRange{init}, maps,
+               iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value e = math::ExpOp::create(nb, l, arith::SubFOp::create(nb, l, args[0], args[1]));
+                 Value zero = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.0));
+                 linalg::YieldOp::create(
+                     nb, l, arith::SelectOp::create(nb, l, isMinusInf(nb, args[1]), zero, e).getResult());
+               })
+        .getResult(0);
+  }
+
+  /// Loops (b, h, i, e, j): o[b, h, i, e] += p[b, h, i, j] · V[b, g, j, e].
+  Value contractPV(Value probs) {
+    Value init = filled({op.getBatchSize(), op.getNumHeads(), op.getQueryLen(), op.getValueSize()},
+                        0.0);
+    SmallVector<AffineMap> maps{AffineMap::get(5, 0, {dim(0), dim(1), dim(2), dim(4)}, ctx),
+                                operandMap(5, 0, 1, 4, 3, true),
+                                AffineMap::get(5, 0, {dim(0), dim(1), dim(2), dim(3)}, ctx)};
+    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+    iterators.push_back(IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{probs, op.getV()}, ValueRange{init}, maps,
+               iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value prod = arith::MulFOp::create(nb, l, args[0], widen(nb, args[1]));
+                 linalg::YieldOp::create(nb, l, arith::AddFOp::create(nb, l, args[2], prod).getResult());
+               })
+        .getResult(0);
+  }
+
+  /// Loops (b, h, i, e): O = o / l in Q's layout and element type; 0 where l = 0.
+  Value normalize(Value weighted, Value rowSum) {
+    RankedTensorType outType = op.getOut().getType();
+    Value init = tensor::EmptyOp::create(b, loc, outType.getShape(), outType.getElementType());
+    AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+    SmallVector<AffineExpr> outExprs{dim(0), dim(1), dim(2), dim(3)};
+    if (!op.isHeadMajor())
+      std::swap(outExprs[1], outExprs[2]);
+    SmallVector<AffineMap> maps{id, AffineMap::get(4, 0, {dim(0), dim(1), dim(2)}, ctx),
+                                AffineMap::get(4, 0, outExprs, ctx)};
+    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+    return linalg::GenericOp::create(
+               b, loc, outType, ValueRange{weighted, rowSum}, ValueRange{init}, maps, iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value zero = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.0));
+                 Value empty = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, args[1], zero);
+                 Value o = arith::SelectOp::create(
+                     nb, l, empty, zero, arith::DivFOp::create(nb, l, args[0], args[1]));
+                 Type elem = outType.getElementType();
+                 if (elem != f32)
+                   o = arith::TruncFOp::create(nb, l, elem, o);
+                 linalg::YieldOp::create(nb, l, o);
+               })
+        .getResult(0);
+  }
+
+  /// Loops (b, h, i): lse = m + log l, -inf in a row that sees no key.
+  Value logSumExp(Value rowMax, Value rowSum) {
+    AffineMap id = AffineMap::getMultiDimIdentityMap(3, ctx);
+    Value init = tensor::EmptyOp::create(b, loc, rowShape(), f32);
+    SmallVector<IteratorType> iterators(3, IteratorType::parallel);
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{rowMax, rowSum}, ValueRange{init},
+               ArrayRef<AffineMap>{id, id, id}, iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value lse = arith::AddFOp::create(nb, l, args[0], math::LogOp::create(nb, l, args[1]));
+                 linalg::YieldOp::create(
+                     nb, l,
+                     arith::SelectOp::create(nb, l, isMinusInf(nb, args[0]), args[0], lse).getResult());
+               })
+        .getResult(0);
+  }
+};
+} // namespace
+
+LogicalResult mlir::coda::expandAttentionOp(RewriterBase &rewriter, AttentionOp op) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  rewriter.replaceOp(op, AttentionBuilder(rewriter, op).build());
+  return success();
+}
