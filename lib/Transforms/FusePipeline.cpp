@@ -43,6 +43,9 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // Bounds checks the index ranges decide go before the last cleanup folds what they guarded.
   pm.nest<func::FuncOp>().addPass(createCodaFoldIndexRanges());
   pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());
+  // Last: RoPE follows q·kᵀ through attention's products to keep heads permuted, and the
+  // cleanup has merged torch-mlir's softmax and mask into the generics attention matches.
+  pm.nest<func::FuncOp>().addPass(createCodaFuseAttention());
 }
 
 void mlir::coda::registerCodaFusePipeline() {

@@ -152,19 +152,24 @@ struct CodaFuseReportPass : coda::impl::CodaFuseReportBase<CodaFuseReportPass> {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       bool weightPrep = func->hasAttr(CodaDialect::getWeightPrepAttrName());
       SmallVector<GemmOp> kernels;
+      SmallVector<AttentionOp> attentions;
       SmallVector<Operation *> outside;
       func.walk([&](Operation *op) {
         if (auto gemm = dyn_cast<GemmOp>(op))
           kernels.push_back(gemm);
+        else if (auto attention = dyn_cast<AttentionOp>(op))
+          attentions.push_back(attention);
         else if (isKernel(op) && !isDataMovement(op))
           outside.push_back(op);
       });
-      if (kernels.empty() && outside.empty())
+      if (kernels.empty() && attentions.empty() && outside.empty())
         continue;
       os << "@" << func.getSymName()
          << (weightPrep ? " (run-once weight preparation)" : "") << ": " << kernels.size()
-         << " fused kernel" << (kernels.size() == 1 ? "" : "s") << ", " << outside.size()
-         << " op" << (outside.size() == 1 ? "" : "s") << " outside\n";
+         << " fused kernel" << (kernels.size() == 1 ? "" : "s") << ", ";
+      if (!attentions.empty())
+        os << attentions.size() << " attention" << (attentions.size() == 1 ? "" : "s") << ", ";
+      os << outside.size() << " op" << (outside.size() == 1 ? "" : "s") << " outside\n";
       if (weightPrep && kernels.empty()) {
         os << "  (transforms weights once, at load time; not part of the per-call work)\n";
         continue;
@@ -172,6 +177,8 @@ struct CodaFuseReportPass : coda::impl::CodaFuseReportBase<CodaFuseReportPass> {
       AsmState state(func);
       for (auto [index, gemm] : llvm::enumerate(kernels))
         printKernelSummary(os, gemm, index, state);
+      for (auto [index, attention] : llvm::enumerate(attentions))
+        printAttentionSummary(os, attention, index);
       DenseMap<Value, bool> memo, forward;
       DenseMap<Value, FromKernel> derived;
       for (Operation *op : outside) {

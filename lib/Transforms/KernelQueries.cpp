@@ -30,7 +30,9 @@ static int64_t bytesOf(Type type) {
   return bytes;
 }
 
-bool mlir::coda::isKernel(Operation *op) { return isa<GemmOp, linalg::LinalgOp>(op); }
+bool mlir::coda::isKernel(Operation *op) {
+  return isa<GemmOp, AttentionOp, linalg::LinalgOp>(op);
+}
 
 bool mlir::coda::isDataMovement(Operation *op) {
   if (isa<linalg::FillOp, linalg::CopyOp, linalg::TransposeOp, linalg::BroadcastOp>(op))
@@ -64,6 +66,9 @@ Traffic mlir::coda::kernelTraffic(Operation *op) {
     for (Value v : gemm.getExtras())
       Traffic::add(t.read, bytesOf(v.getType()));
     for (Value v : gemm.getInits())
+      Traffic::add(t.read, bytesOf(v.getType()));
+  } else if (isa<AttentionOp>(op)) {
+    for (Value v : op->getOperands())
       Traffic::add(t.read, bytesOf(v.getType()));
   } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     for (OpOperand &operand : op->getOpOperands()) {

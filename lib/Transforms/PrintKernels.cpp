@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::coda {
@@ -24,13 +25,17 @@ static void printShape(raw_ostream &os, ArrayRef<int64_t> shape) {
   llvm::interleave(shape, os, "x");
 }
 
+static void printLocation(raw_ostream &os, Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
+  else
+    os << loc;
+}
+
 void mlir::coda::printKernelSummary(raw_ostream &os, GemmOp op, unsigned index,
                                     AsmState &state) {
   os << "  kernel " << index << " at ";
-  if (auto loc = dyn_cast<FileLineColLoc>(op.getLoc()))
-    os << loc.getFilename().getValue() << ":" << loc.getLine() << ":" << loc.getColumn();
-  else
-    os << op.getLoc();
+  printLocation(os, op.getLoc());
   os << "\n";
   os << "    gemm      ";
   if (op.isBatched())
@@ -89,6 +94,26 @@ void mlir::coda::printKernelSummary(raw_ostream &os, GemmOp op, unsigned index,
   os << "\n";
 }
 
+
+void mlir::coda::printAttentionSummary(raw_ostream &os, AttentionOp op, unsigned index) {
+  os << "  attention " << index << " at ";
+  printLocation(os, op.getLoc());
+  os << "\n    heads     B " << op.getBatchSize() << ", Hq " << op.getNumHeads() << ", Hkv "
+     << op.getNumKvHeads() << ", Sq " << op.getQueryLen() << ", Sk " << op.getKeyLen() << ", d "
+     << op.getHeadSize() << ", dv " << op.getValueSize() << " ("
+     << op.getQ().getType().getElementType() << ", layout "
+     << stringifyAttentionLayout(op.getLayout()) << ")\n";
+  MaskAttr mask = op.getMaskOrDense();
+  os << "    scores    scale " << llvm::format("%g", op.getScale().convertToDouble()) << ", mask ";
+  if (mask.isDense() && !mask.getSinks() && !mask.getGlobal())
+    os << "none";
+  else
+    os << Attribute(mask);
+  if (!op.getScore().empty())
+    os << ", score region";
+  os << "\n";
+}
+
 namespace {
 struct CodaPrintKernelsPass : coda::impl::CodaPrintKernelsBase<CodaPrintKernelsPass> {
   void runOnOperation() override {
@@ -98,14 +123,21 @@ struct CodaPrintKernelsPass : coda::impl::CodaPrintKernelsBase<CodaPrintKernelsP
       if (func->hasAttr(CodaDialect::getWeightPrepAttrName()))
         weightPrep.push_back(func.getSymName());
       SmallVector<GemmOp> kernels;
+      SmallVector<AttentionOp> attentions;
       func.walk([&](GemmOp op) { kernels.push_back(op); });
-      if (kernels.empty())
+      func.walk([&](AttentionOp op) { attentions.push_back(op); });
+      if (kernels.empty() && attentions.empty())
         continue;
       os << "@" << func.getSymName() << ": " << kernels.size()
-         << (kernels.size() == 1 ? " kernel" : " kernels") << "\n";
+         << (kernels.size() == 1 ? " kernel" : " kernels");
+      if (!attentions.empty())
+        os << ", " << attentions.size() << (attentions.size() == 1 ? " attention" : " attentions");
+      os << "\n";
       AsmState state(func);
       for (auto [index, op] : llvm::enumerate(kernels))
         printKernelSummary(os, op, index, state);
+      for (auto [index, op] : llvm::enumerate(attentions))
+        printAttentionSummary(os, op, index);
     }
     if (!weightPrep.empty()) {
       os << "weight preparation (run once): ";

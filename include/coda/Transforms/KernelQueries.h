@@ -36,7 +36,7 @@ struct Traffic {
   }
 };
 
-/// Whether `op` runs as a kernel of its own: a coda.gemm or a linalg op.
+/// Whether `op` runs as a kernel of its own: a coda.gemm, a coda.attention or a linalg op.
 bool isKernel(Operation *op);
 
 /// Whether `op` only moves or fills data (fill, copy, transpose, broadcast, or a generic that
@@ -123,6 +123,11 @@ Value cloneElementwiseBody(OpBuilder &b, linalg::GenericOp op, IRMapping &mappin
 
 /// Prints one kernel as --coda-print-kernels and --coda-fuse-report show it.
 void printKernelSummary(llvm::raw_ostream &os, GemmOp op, unsigned index, AsmState &state);
+
+class AttentionOp;
+
+/// Prints one coda.attention as --coda-print-kernels and --coda-fuse-report show it.
+void printAttentionSummary(llvm::raw_ostream &os, AttentionOp op, unsigned index);
 
 /// Name of the attribute on a fused coda.gemm holding the [read, written] bytes of the ops it
 /// replaced.

@@ -237,6 +237,31 @@ def CodaFuseRope : Pass<"coda-fuse-rope", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
+  let summary = "Attention as torch-mlir writes it, as one coda.attention";
+  let description = [{
+    Matches `softmax(q·kᵀ·scale [+ causal mask]) · v` on the `[B·H, S, d]` views torch-mlir
+    writes for an explicit softmax and for `F.scaled_dot_product_attention` (its guard that
+    gives 0 on rows where every score is -inf included) and replaces the products, the mask,
+    the softmax and the views with one `coda.attention`:
+
+    * the views are followed back through transposes, reshapes, widenings and constant
+      factors to the stored heads: `[B, S, H, d]` heads (a projection's columns) are read in
+      place with `layout <bshd>`, `[B, H, S, d]` ones with `bhsd`;
+    * a broadcast of each KV head over its group of query heads (`repeat_kv`,
+      `repeat_interleave`) becomes grouped-query attention;
+    * constant factors on q, on k and on the scores multiply into `scale`;
+    * an additive mask `select(j - i > 0, -inf, 0)` built from position vectors becomes
+      `#coda.mask<causal = true>` (when Sq = Sk);
+    * the output is written in the layout its users read: a token-major result that the
+      program transposes back to `[B, S, H, d]` replaces that transpose.
+
+    Attention with any other mask or score edit is left as it is.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::FuncOp"> {
   let summary = "Finish per-row statistics inside the consumer's epilogue";
   let description = [{

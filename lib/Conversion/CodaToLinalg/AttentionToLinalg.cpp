@@ -184,6 +184,10 @@ private:
                      nb, l, nb.getF32FloatAttr(-std::numeric_limits<double>::infinity()));
                  linalg::YieldOp::create(nb, l,
                                          arith::SelectOp::create(nb, l, seen, s, minusInf).getResult());
+                 // Indices neither the mask nor the score region reads.
+                 for (Value index : idx)
+                   if (index.use_empty())
+                     index.getDefiningOp()->erase();
                })
         .getResult(0);
   }

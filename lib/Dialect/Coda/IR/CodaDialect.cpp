@@ -35,9 +35,9 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
   }
   if (attr.getName() == "coda.unfused_bytes") {
     auto bytes = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
-    if (!isa<GemmOp>(op) || !bytes || bytes.size() != 2)
+    if (!isa<GemmOp, AttentionOp>(op) || !bytes || bytes.size() != 2)
       return op->emitError() << "'coda.unfused_bytes' is a [read, written] i64 array on a "
-                                "coda.gemm";
+                                "coda.gemm or a coda.attention";
     return success();
   }
   // The CUDA plan's decisions (include/coda/Target/Cuda/Plan.h).

@@ -3,11 +3,15 @@
 // A function launcher runs coda.gemm kernels, generics, fills and slice copies. What torch-mlir
 // writes beside them (head transposes, broadcasts, copies, the padding of shifted labels, the
 // products of attention until coda.attention takes them) is rewritten into those: a named
-// linalg op into its linalg.generic, a tensor.pad into a fill and an insert_slice.
+// linalg op into its linalg.generic, a tensor.pad into a fill and an insert_slice, and a
+// coda.attention without a kernel of its own into its linalg meaning.
 //
 //===----------------------------------------------------------------------===//
 
 #include "coda/Target/Cuda/Transforms/Passes.h"
+
+#include "coda/Conversion/CodaToLinalg/CodaToLinalg.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -34,11 +38,19 @@ struct GeneralizeNamedOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   }
 };
 
+/// A coda.attention that no attention kernel runs: its --coda-expand form, as generics.
+struct ExpandAttentionWithoutKernel : public OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    return expandAttentionOp(rewriter, op);
+  }
+};
+
 struct GeneralizeOutsideKernelsPass
     : public coda::impl::CodaGeneralizeOutsideKernelsBase<GeneralizeOutsideKernelsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<GeneralizeNamedOp>(&getContext());
+    patterns.add<GeneralizeNamedOp, ExpandAttentionWithoutKernel>(&getContext());
     linalg::populateDecomposePadPatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }

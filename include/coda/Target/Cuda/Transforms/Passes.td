@@ -14,7 +14,8 @@ def CodaGeneralizeOutsideKernels
     function gets a launcher: a named linalg op on tensors (`linalg.transpose` of attention's
     heads, `linalg.broadcast`, `linalg.copy`, the `linalg.batch_matmul`s of attention until
     `coda.attention` takes them) becomes its `linalg.generic`, and a `tensor.pad` (a causal
-    LM's shifted labels) a `linalg.fill` and a `tensor.insert_slice`. `linalg.fill` stays.
+    LM's shifted labels) a `linalg.fill` and a `tensor.insert_slice`. A `coda.attention` that
+    no attention kernel runs becomes its `--coda-expand` form. `linalg.fill` stays.
     The meaning does not change (`coda-run --against`).
 
     ```mlir

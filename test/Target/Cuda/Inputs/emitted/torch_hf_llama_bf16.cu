@@ -951,26 +951,8 @@ __global__ void main_g4(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
   coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
 }
 
-// main_g5: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g5(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g6: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g5: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
@@ -978,46 +960,158 @@ __global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g7: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g6: linalg.fill.
+__global__ void main_g6(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 32LL % 2LL;
-  long long d2 = point / 16LL % 2LL;
-  long long d3 = point / 2LL % 8LL;
-  long long d4v = point / 1LL % 2LL * 8LL;
+  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g7: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
+__global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 256LL % 2LL;
+  long long d1 = point / 64LL % 4LL;
+  long long d2 = point / 8LL % 8LL;
+  long long d3 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+  for (long long d4 = 0; d4 < 16LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 256LL + d3 * 32LL + (d1 / 2LL) * 16LL + d4);
+    float v3 = v2;
+    float v4 = v1;
+    float v5 = v4 * v3;
+    float v6 = v0 + v5;
+    v0 = v6;
+  }
+  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
+}
+
+// main_g8: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g8(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d3 * 32LL + d1 * 16LL + d4v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d3 = d3v + e;
+    float v1 = v1v.v[e];
+    long long v2 = d2;
+    long long v3 = d3;
+    float v4 = 2.500000000e-01f;
+    float v5 = v1 * v4;
+    long long v6 = 0;
+    long long v7 = v2 + v6;
+    bool v8 = v3 <= v7;
+    float v9 = -INFINITY;
+    float v10 = v8 ? v5 : v9;
+    v0v.v[e] = v10;
+  }
+  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+}
+
+// main_g9: linalg.fill.
+__global__ void main_g9(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
+}
+
+// main_g10: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g10(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = fmaxf(v1, v0);
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g11: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g11(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
-    v0v.v[e] = v1;
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = v1 - v2;
+    float v4 = __expf(v3);
+    float v5 = 0.000000000e+00f;
+    float v6 = -INFINITY;
+    bool v7 = v2 == v6;
+    float v8 = v7 ? v5 : v4;
+    v0v.v[e] = v8;
   }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
+  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g8: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g8(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g12: linalg.fill.
+__global__ void main_g12(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 32LL % 2LL;
-  long long d2 = point / 16LL % 2LL;
-  long long d3 = point / 2LL % 8LL;
-  long long d4v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d3 * 32LL + d1 * 16LL + d4v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g9: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g9(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g13: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g13(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = v1 + v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g14: linalg.fill.
+__global__ void main_g14(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g15: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
+__global__ void main_g15(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 512LL % 2LL;
+  long long d1 = point / 128LL % 4LL;
+  long long d2 = point / 16LL % 8LL;
+  long long d3 = point / 1LL % 16LL;
+  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
+  for (long long d4 = 0; d4 < 8LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 256LL + d4 * 32LL + (d1 / 2LL) * 16LL + d3);
+    float v3 = v2;
+    float v4 = v1 * v3;
+    float v5 = v0 + v4;
+    v0 = v5;
+  }
+  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
+}
+
+// main_g16: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g16(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1029,311 +1123,15 @@ __global__ void main_g9(const __nv_bfloat16 *__restrict__ p0, float *__restrict_
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
-    float v2 = v1;
-    v0v.v[e] = v2;
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = 0.000000000e+00f;
+    bool v4 = v2 == v3;
+    float v5 = v1 / v2;
+    float v6 = v4 ? v3 : v5;
+    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
+    v0v.v[e] = v7;
   }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g10: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g10(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v;
-  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v2 = v2v.v[e];
-    float v3 = v3v.v[e];
-    float v4 = v2;
-    float v5 = v3;
-    float v6 = 5.000000000e-01f;
-    float v7 = v5 * v6;
-    v0v.v[e] = v4;
-    v1v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
-  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
-}
-
-// main_g11: a linalg.generic over [8] outside the kernels.
-__global__ void main_g11(long long *__restrict__ p0) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 8LL) return;
-  long long d0 = point / 1LL % 8LL;
-  long long v0;
-  long long v1 = d0;
-  long long v2 = v1;
-  v0 = v2;
-  coda::rt::store(p0, d0, v0);
-}
-
-// main_g12: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g12(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 8LL % 16LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 512LL + d1 * 128LL + d3 * 16LL + d2);
-  v0 = v1;
-  coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
-}
-
-// main_g13: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g13(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 1LL % 16LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = 5.000000000e-01f;
-    float v3 = v1 * v2;
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g14: linalg.fill.
-__global__ void main_g14(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g15: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g15(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 64LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 16LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 16LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 8LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
-  }
-  coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g16: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g16(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  long long v2 = coda::rt::load(p1, d2);
-  long long v3 = coda::rt::load(p2, d1);
-  long long v4 = v2 - v3;
-  long long v5 = 0;
-  bool v6 = v4 <= v5;
-  float v7 = 0.000000000e+00f;
-  float v8 = -INFINITY;
-  float v9 = v6 ? v7 : v8;
-  float v10 = v1 + v9;
-  v0 = v10;
-  coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g17: linalg.fill.
-__global__ void main_g17(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g18: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g18(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 8LL + d1);
-  for (long long d2 = 0; d2 < 8LL; ++d2) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 8LL + d1, v0);
-}
-
-// main_g19: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g19(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 8LL + d1);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g20: linalg.fill.
-__global__ void main_g20(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g21: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g22: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g22(const float *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  double v2 = v1;
-  double v3 = -INFINITY;
-  bool v4 = v2 == v3;
-  v0 = v4;
-  coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g23: linalg.fill.
-__global__ void main_g23(bool *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -1);
-}
-
-// main_g24: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g24(const bool *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    bool v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    bool v2 = v1 & v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g25: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g25(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    bool v2 = coda::rt::load(p0, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-    float v1 = v1v.v[e];
-    float v3 = coda::rt::load(p2, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-    float v4 = v1 / v3;
-    float v5 = 0.000000000e+00f;
-    float v6 = v2 ? v5 : v4;
-    v0v.v[e] = v6;
-  }
-  coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g26: linalg.fill.
-__global__ void main_g26(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g27: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g27(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 128LL % 8LL;
-  long long d1 = point / 16LL % 8LL;
-  long long d2 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 128LL + d1 * 16LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 16LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
-  }
-  coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
-}
-
-// main_g28: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g28(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g29: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g29(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 2LL % 4LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 128LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
+  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
 }
 
 // Bytes of device memory main_run needs as its workspace.
@@ -1351,14 +1149,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 164864 + scratch;
+  return 132864 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 164864;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50688)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60928)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 65024)) || !coda_aligned(reinterpret_cast<float *>(ws + 69120)) || !coda_aligned(reinterpret_cast<float *>(ws + 73216)) || !coda_aligned(reinterpret_cast<float *>(ws + 77568)) || !coda_aligned(reinterpret_cast<float *>(ws + 81664)) || !coda_aligned(reinterpret_cast<float *>(ws + 89856)) || !coda_aligned(reinterpret_cast<float *>(ws + 92416)) || !coda_aligned(reinterpret_cast<float *>(ws + 96000)) || !coda_aligned(reinterpret_cast<float *>(ws + 102144)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 108288)))
+  [[maybe_unused]] void *scratch = ws + 132864;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50688)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<float *>(ws + 72192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76288)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1.
   if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1388,73 +1186,46 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 55808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 59904));
+  main_g6<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58880));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59904), reinterpret_cast<__nv_bfloat16 *>(ws + 60928));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 60928), reinterpret_cast<float *>(ws + 58880), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g7<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<float *>(ws + 60928));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 62976));
+  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 60928), reinterpret_cast<float *>(ws + 62976));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 65024));
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65024));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 62976), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<float *>(ws + 69120), reinterpret_cast<float *>(ws + 73216));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 65280), reinterpret_cast<float *>(ws + 65024), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 62976), reinterpret_cast<float *>(ws + 65280));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 77312));
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 62976), reinterpret_cast<float *>(ws + 65280), reinterpret_cast<float *>(ws + 65536));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65024), reinterpret_cast<float *>(ws + 77568));
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 67584));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 77568), reinterpret_cast<float *>(ws + 81664));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 67840), reinterpret_cast<float *>(ws + 67584), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65536), reinterpret_cast<float *>(ws + 67840));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 85760));
+  main_g14<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 68096));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 87808), reinterpret_cast<float *>(ws + 85760), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g15<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 73216), reinterpret_cast<float *>(ws + 81664), reinterpret_cast<float *>(ws + 87808));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 72192), reinterpret_cast<float *>(ws + 68096), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65536), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<float *>(ws + 72192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 87808), reinterpret_cast<long long *>(ws + 77312), reinterpret_cast<long long *>(ws + 77312), reinterpret_cast<float *>(ws + 89856));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 91904));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 92160), reinterpret_cast<float *>(ws + 91904), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89856), reinterpret_cast<float *>(ws + 92160));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89856), reinterpret_cast<float *>(ws + 92160), reinterpret_cast<float *>(ws + 92416));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 94464));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 94720), reinterpret_cast<float *>(ws + 94464), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 94720));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89856), reinterpret_cast<bool *>(ws + 94976));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 95488));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 95744), reinterpret_cast<bool *>(ws + 95488), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 94976), reinterpret_cast<bool *>(ws + 95744));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 95744), reinterpret_cast<float *>(ws + 92416), reinterpret_cast<float *>(ws + 94720), reinterpret_cast<float *>(ws + 96000));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98048));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 102144), reinterpret_cast<float *>(ws + 98048), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g27<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 96000), reinterpret_cast<float *>(ws + 69120), reinterpret_cast<float *>(ws + 102144));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 102144), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 108288));
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 72192), reinterpret_cast<float *>(ws + 67840), reinterpret_cast<__nv_bfloat16 *>(ws + 76288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 108288), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), reinterpret_cast<float *>(ws + 112384), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 76288), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<float *>(ws + 80384), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 112640), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 80640), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 124928), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 92928), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 112640), reinterpret_cast<__nv_bfloat16 *>(ws + 124928), reinterpret_cast<__nv_bfloat16 *>(ws + 137216), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 80640), reinterpret_cast<__nv_bfloat16 *>(ws + 92928), reinterpret_cast<__nv_bfloat16 *>(ws + 105216), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 110336), reinterpret_cast<__nv_bfloat16 *>(ws + 137216), reinterpret_cast<float *>(ws + 112384), reinterpret_cast<__nv_bfloat16 *>(ws + 161792), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 105216), reinterpret_cast<float *>(ws + 80384), reinterpret_cast<__nv_bfloat16 *>(ws + 129792), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 161792), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 129792), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1502,14 +1273,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 66560 + scratch;
+  return 34560 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 66560;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10752)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15872)) || !coda_aligned(reinterpret_cast<float *>(ws + 19968)) || !coda_aligned(reinterpret_cast<float *>(ws + 24064)) || !coda_aligned(reinterpret_cast<float *>(ws + 28416)) || !coda_aligned(reinterpret_cast<float *>(ws + 32512)) || !coda_aligned(reinterpret_cast<float *>(ws + 40704)) || !coda_aligned(reinterpret_cast<float *>(ws + 43264)) || !coda_aligned(reinterpret_cast<float *>(ws + 46848)) || !coda_aligned(reinterpret_cast<float *>(ws + 52992)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57088)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59136)))
+  [[maybe_unused]] void *scratch = ws + 34560;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 11776)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 16384)) || !coda_aligned(reinterpret_cast<float *>(ws + 23040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27136)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg11), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 512));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1529,67 +1300,40 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 6656));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
+  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 10752));
+  main_g6<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 9728));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 10752), reinterpret_cast<__nv_bfloat16 *>(ws + 11776));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 11776), reinterpret_cast<float *>(ws + 9728), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g7<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<float *>(ws + 11776));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 13824));
+  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 11776), reinterpret_cast<float *>(ws + 13824));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 11776), reinterpret_cast<float *>(ws + 15872));
+  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 15872));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 13824), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<float *>(ws + 19968), reinterpret_cast<float *>(ws + 24064));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 15872), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13824), reinterpret_cast<float *>(ws + 16128));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 28160));
+  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13824), reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 16384));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 15872), reinterpret_cast<float *>(ws + 28416));
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 18432));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 28416), reinterpret_cast<float *>(ws + 32512));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 18688), reinterpret_cast<float *>(ws + 18432), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 16384), reinterpret_cast<float *>(ws + 18688));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 36608));
+  main_g14<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 18944));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 38656), reinterpret_cast<float *>(ws + 36608), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g15<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 24064), reinterpret_cast<float *>(ws + 32512), reinterpret_cast<float *>(ws + 38656));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 23040), reinterpret_cast<float *>(ws + 18944), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g15<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<float *>(ws + 23040));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38656), reinterpret_cast<long long *>(ws + 28160), reinterpret_cast<long long *>(ws + 28160), reinterpret_cast<float *>(ws + 40704));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 42752));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 42752), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40704), reinterpret_cast<float *>(ws + 43008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40704), reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 43264));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 45312));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 45568), reinterpret_cast<float *>(ws + 45312), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 43264), reinterpret_cast<float *>(ws + 45568));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40704), reinterpret_cast<bool *>(ws + 45824));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 46336));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 46592), reinterpret_cast<bool *>(ws + 46336), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 45824), reinterpret_cast<bool *>(ws + 46592));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 46592), reinterpret_cast<float *>(ws + 43264), reinterpret_cast<float *>(ws + 45568), reinterpret_cast<float *>(ws + 46848));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 48896));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 52992), reinterpret_cast<float *>(ws + 48896), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g27<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 46848), reinterpret_cast<float *>(ws + 19968), reinterpret_cast<float *>(ws + 52992));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 52992), reinterpret_cast<__nv_bfloat16 *>(ws + 57088));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 57088), reinterpret_cast<__nv_bfloat16 *>(ws + 59136));
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 23040), reinterpret_cast<float *>(ws + 18688), reinterpret_cast<__nv_bfloat16 *>(ws + 27136));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<float *>(ws + 63232), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 27136), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 29184), reinterpret_cast<float *>(ws + 31232), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 61184), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 63232), reinterpret_cast<__nv_bfloat16 *>(ws + 63488), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 29184), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 31232), reinterpret_cast<__nv_bfloat16 *>(ws + 31488), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 63488), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 61184), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 31488), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 29184), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -1143,279 +1143,35 @@ __global__ void main_g28(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 128LL));
 }
 
-// main_g29: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g29(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g30: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g30(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g31: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g31(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v1;
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 64LL + d1v, v0v);
-}
-
-// main_g32: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g32(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v;
-  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v2 = v2v.v[e];
-    float v3 = v3v.v[e];
-    float v4 = v2;
-    float v5 = v3;
-    float v6 = 5.000000000e-01f;
-    float v7 = v5 * v6;
-    v0v.v[e] = v4;
-    v1v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
-  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
-}
-
-// main_g33: a linalg.generic over [8] outside the kernels.
-__global__ void main_g33(long long *__restrict__ p0) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 8LL) return;
-  long long d0 = point / 1LL % 8LL;
-  long long v0;
-  long long v1 = d0;
-  long long v2 = v1;
-  v0 = v2;
-  coda::rt::store(p0, d0, v0);
-}
-
-// main_g34: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g34(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 8LL % 16LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 512LL + d3 * 64LL + d1 * 16LL + d2);
-  v0 = v1;
-  coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
-}
-
-// main_g35: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g35(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 1LL % 16LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = 5.000000000e-01f;
-    float v3 = v1 * v2;
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g36: linalg.fill.
-__global__ void main_g36(float *__restrict__ dst) {
+// main_g29: linalg.fill.
+__global__ void main_g29(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g37: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g37(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g30: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
+__global__ void main_g30(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 64LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 16LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 16LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 8LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
+  long long d0 = point / 256LL % 2LL;
+  long long d1 = point / 64LL % 4LL;
+  long long d2 = point / 8LL % 8LL;
+  long long d3 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+  for (long long d4 = 0; d4 < 16LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 512LL + d3 * 64LL + d1 * 16LL + d4);
+    float v3 = v2;
+    float v4 = v1;
+    float v5 = v4 * v3;
+    float v6 = v0 + v5;
+    v0 = v6;
   }
-  coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
+  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
 }
 
-// main_g38: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g38(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  long long v2 = coda::rt::load(p1, d2);
-  long long v3 = coda::rt::load(p2, d1);
-  long long v4 = v2 - v3;
-  long long v5 = 0;
-  bool v6 = v4 <= v5;
-  float v7 = 0.000000000e+00f;
-  float v8 = -INFINITY;
-  float v9 = v6 ? v7 : v8;
-  float v10 = v1 + v9;
-  v0 = v10;
-  coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g39: linalg.fill.
-__global__ void main_g39(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g40: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g40(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 8LL + d1);
-  for (long long d2 = 0; d2 < 8LL; ++d2) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 8LL + d1, v0);
-}
-
-// main_g41: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g41(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 8LL + d1);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g42: linalg.fill.
-__global__ void main_g42(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g43: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g43(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g44: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g44(const float *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  double v2 = v1;
-  double v3 = -INFINITY;
-  bool v4 = v2 == v3;
-  v0 = v4;
-  coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g45: linalg.fill.
-__global__ void main_g45(bool *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -1);
-}
-
-// main_g46: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g46(const bool *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    bool v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    bool v2 = v1 & v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g47: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g47(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g31: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g31(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1423,78 +1179,142 @@ __global__ void main_g47(const bool *__restrict__ p0, const float *__restrict__ 
   long long d2 = point / 1LL % 8LL;
   long long d3v = point / 1LL % 1LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
-    bool v2 = coda::rt::load(p0, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    long long d3 = d3v + e;
     float v1 = v1v.v[e];
-    float v3 = coda::rt::load(p2, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-    float v4 = v1 / v3;
-    float v5 = 0.000000000e+00f;
-    float v6 = v2 ? v5 : v4;
-    v0v.v[e] = v6;
+    long long v2 = d2;
+    long long v3 = d3;
+    float v4 = 2.500000000e-01f;
+    float v5 = v1 * v4;
+    long long v6 = 0;
+    long long v7 = v2 + v6;
+    bool v8 = v3 <= v7;
+    float v9 = -INFINITY;
+    float v10 = v8 ? v5 : v9;
+    v0v.v[e] = v10;
   }
-  coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g48: linalg.fill.
-__global__ void main_g48(float *__restrict__ dst) {
+// main_g32: linalg.fill.
+__global__ void main_g32(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
+}
+
+// main_g33: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g33(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = fmaxf(v1, v0);
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g34: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g34(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = v1 - v2;
+    float v4 = __expf(v3);
+    float v5 = 0.000000000e+00f;
+    float v6 = -INFINITY;
+    bool v7 = v2 == v6;
+    float v8 = v7 ? v5 : v4;
+    v0v.v[e] = v8;
+  }
+  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+}
+
+// main_g35: linalg.fill.
+__global__ void main_g35(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g36: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g36(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = v1 + v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g37: linalg.fill.
+__global__ void main_g37(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g49: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g49(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g38: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
+__global__ void main_g38(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
-  long long d0 = point / 128LL % 8LL;
-  long long d1 = point / 16LL % 8LL;
-  long long d2 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 128LL + d1 * 16LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 16LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
+  long long d0 = point / 512LL % 2LL;
+  long long d1 = point / 128LL % 4LL;
+  long long d2 = point / 16LL % 8LL;
+  long long d3 = point / 1LL % 16LL;
+  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
+  for (long long d4 = 0; d4 < 8LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 512LL + d4 * 64LL + d1 * 16LL + d3);
+    float v3 = v2;
+    float v4 = v1 * v3;
+    float v5 = v0 + v4;
+    v0 = v5;
   }
-  coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
+  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
 }
 
-// main_g50: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g50(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g51: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g51(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g39: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g39(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 2LL % 4LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
   long long d3v = point / 1LL % 2LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 128LL + d1 * 16LL + d3v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
-    v0v.v[e] = v1;
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = 0.000000000e+00f;
+    bool v4 = v2 == v3;
+    float v5 = v1 / v2;
+    float v6 = v4 ? v3 : v5;
+    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
+    v0v.v[e] = v7;
   }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
+  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
 }
 
 // Bytes of device memory main_run needs as its workspace.
@@ -1509,14 +1329,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 175360 + scratch;
+  return 145408 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 175360;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 50688)) || !coda_aligned(reinterpret_cast<float *>(ws + 52480)) || !coda_aligned(reinterpret_cast<float *>(ws + 53248)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 54016)) || !coda_aligned(reinterpret_cast<float *>(ws + 54784)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 58624)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 60160)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 64768)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66816)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 80384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 82432)) || !coda_aligned(reinterpret_cast<float *>(ws + 84480)) || !coda_aligned(reinterpret_cast<float *>(ws + 88576)) || !coda_aligned(reinterpret_cast<float *>(ws + 92672)) || !coda_aligned(reinterpret_cast<float *>(ws + 97024)) || !coda_aligned(reinterpret_cast<float *>(ws + 101120)) || !coda_aligned(reinterpret_cast<float *>(ws + 109312)) || !coda_aligned(reinterpret_cast<float *>(ws + 111872)) || !coda_aligned(reinterpret_cast<float *>(ws + 115456)) || !coda_aligned(reinterpret_cast<float *>(ws + 121600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 125696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 127744)))
+  [[maybe_unused]] void *scratch = ws + 145408;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 50688)) || !coda_aligned(reinterpret_cast<float *>(ws + 52480)) || !coda_aligned(reinterpret_cast<float *>(ws + 53248)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 54016)) || !coda_aligned(reinterpret_cast<float *>(ws + 54784)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 58624)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 60160)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 64768)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66816)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(reinterpret_cast<float *>(ws + 82432)) || !coda_aligned(reinterpret_cast<float *>(ws + 84480)) || !coda_aligned(reinterpret_cast<float *>(ws + 87040)) || !coda_aligned(reinterpret_cast<float *>(ws + 93696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 97792)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 8448), scratch, stream)) return s;
@@ -1614,65 +1434,40 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 78336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 80384));
+  main_g29<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 80384));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 82432));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 82432), reinterpret_cast<float *>(ws + 80384), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g30<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<float *>(ws + 82432));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<float *>(ws + 84480));
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 82432), reinterpret_cast<float *>(ws + 84480));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 82432), reinterpret_cast<__nv_bfloat16 *>(ws + 80384), reinterpret_cast<float *>(ws + 88576), reinterpret_cast<float *>(ws + 92672));
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 86528));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 96768));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 86784), reinterpret_cast<float *>(ws + 86528), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 86784));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 97024));
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 86784), reinterpret_cast<float *>(ws + 87040));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 97024), reinterpret_cast<float *>(ws + 101120));
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89088));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 105216));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 89344), reinterpret_cast<float *>(ws + 89088), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 87040), reinterpret_cast<float *>(ws + 89344));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 107264), reinterpret_cast<float *>(ws + 105216), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g37<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 92672), reinterpret_cast<float *>(ws + 101120), reinterpret_cast<float *>(ws + 107264));
+  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89600));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g38<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 107264), reinterpret_cast<long long *>(ws + 96768), reinterpret_cast<long long *>(ws + 96768), reinterpret_cast<float *>(ws + 109312));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 93696), reinterpret_cast<float *>(ws + 89600), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 87040), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<float *>(ws + 93696));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 111360));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 111616), reinterpret_cast<float *>(ws + 111360), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 109312), reinterpret_cast<float *>(ws + 111616));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 109312), reinterpret_cast<float *>(ws + 111616), reinterpret_cast<float *>(ws + 111872));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 113920));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 114176), reinterpret_cast<float *>(ws + 113920), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 111872), reinterpret_cast<float *>(ws + 114176));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 109312), reinterpret_cast<bool *>(ws + 114432));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 114944));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 115200), reinterpret_cast<bool *>(ws + 114944), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 114432), reinterpret_cast<bool *>(ws + 115200));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 115200), reinterpret_cast<float *>(ws + 111872), reinterpret_cast<float *>(ws + 114176), reinterpret_cast<float *>(ws + 115456));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 117504));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 121600), reinterpret_cast<float *>(ws + 117504), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g49<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 115456), reinterpret_cast<float *>(ws + 88576), reinterpret_cast<float *>(ws + 121600));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 121600), reinterpret_cast<__nv_bfloat16 *>(ws + 125696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 125696), reinterpret_cast<__nv_bfloat16 *>(ws + 127744));
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93696), reinterpret_cast<float *>(ws + 89344), reinterpret_cast<__nv_bfloat16 *>(ws + 97792));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 127744), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 129792), reinterpret_cast<float *>(ws + 131840), reinterpret_cast<float *>(ws + 132096), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 97792), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 99840), reinterpret_cast<float *>(ws + 101888), reinterpret_cast<float *>(ws + 102144), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
-  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 132352), reinterpret_cast<float *>(ws + 165120), reinterpret_cast<float *>(ws + 166144), scratch, stream)) return s;
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 102400), reinterpret_cast<float *>(ws + 135168), reinterpret_cast<float *>(ws + 136192), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 129792), reinterpret_cast<__nv_bfloat16 *>(ws + 132352), reinterpret_cast<float *>(ws + 165120), reinterpret_cast<float *>(ws + 166144), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 132096), reinterpret_cast<float *>(ws + 131840), reinterpret_cast<__nv_bfloat16 *>(ws + 167168), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 99840), reinterpret_cast<__nv_bfloat16 *>(ws + 102400), reinterpret_cast<float *>(ws + 135168), reinterpret_cast<float *>(ws + 136192), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 102144), reinterpret_cast<float *>(ws + 101888), reinterpret_cast<__nv_bfloat16 *>(ws + 137216), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 167168), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 129792), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 137216), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 99840), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1711,14 +1506,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 89856 + scratch;
+  return 59904 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, const void *prepared5, const void *prepared6, const void *prepared7, const void *prepared8, const void *prepared9, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 89856;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1792)) || !coda_aligned(reinterpret_cast<float *>(ws + 2560)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 3328)) || !coda_aligned(reinterpret_cast<float *>(ws + 4096)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 7424)) || !coda_aligned(reinterpret_cast<float *>(ws + 7936)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 9472)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12800)) || !coda_aligned(reinterpret_cast<float *>(ws + 13312)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 14080)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 14848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27648)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 29696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 31744)) || !coda_aligned(reinterpret_cast<float *>(ws + 33792)) || !coda_aligned(reinterpret_cast<float *>(ws + 37888)) || !coda_aligned(reinterpret_cast<float *>(ws + 41984)) || !coda_aligned(reinterpret_cast<float *>(ws + 46336)) || !coda_aligned(reinterpret_cast<float *>(ws + 50432)) || !coda_aligned(reinterpret_cast<float *>(ws + 58624)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(reinterpret_cast<float *>(ws + 64768)) || !coda_aligned(reinterpret_cast<float *>(ws + 70912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 75008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77056)))
+  [[maybe_unused]] void *scratch = ws + 59904;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1792)) || !coda_aligned(reinterpret_cast<float *>(ws + 2560)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 3328)) || !coda_aligned(reinterpret_cast<float *>(ws + 4096)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 7424)) || !coda_aligned(reinterpret_cast<float *>(ws + 7936)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 9472)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12800)) || !coda_aligned(reinterpret_cast<float *>(ws + 13312)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 14080)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 14848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27648)) || !coda_aligned(reinterpret_cast<float *>(ws + 31744)) || !coda_aligned(reinterpret_cast<float *>(ws + 33792)) || !coda_aligned(reinterpret_cast<float *>(ws + 36352)) || !coda_aligned(reinterpret_cast<float *>(ws + 43008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 47104)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1808,63 +1603,38 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 27648));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 29696));
+  main_g29<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 29696));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 31744));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 31744), reinterpret_cast<float *>(ws + 29696), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g30<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<float *>(ws + 31744));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<float *>(ws + 33792));
+  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 31744), reinterpret_cast<float *>(ws + 33792));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 31744), reinterpret_cast<__nv_bfloat16 *>(ws + 29696), reinterpret_cast<float *>(ws + 37888), reinterpret_cast<float *>(ws + 41984));
+  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 35840));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 46080));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 36096), reinterpret_cast<float *>(ws + 35840), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 36096));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 46336));
+  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 36096), reinterpret_cast<float *>(ws + 36352));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 46336), reinterpret_cast<float *>(ws + 50432));
+  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38400));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 54528));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 38656), reinterpret_cast<float *>(ws + 38400), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 36352), reinterpret_cast<float *>(ws + 38656));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 56576), reinterpret_cast<float *>(ws + 54528), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g37<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 41984), reinterpret_cast<float *>(ws + 50432), reinterpret_cast<float *>(ws + 56576));
+  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38912));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g38<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 56576), reinterpret_cast<long long *>(ws + 46080), reinterpret_cast<long long *>(ws + 46080), reinterpret_cast<float *>(ws + 58624));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 38912), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 36352), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<float *>(ws + 43008));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 60672));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 60928), reinterpret_cast<float *>(ws + 60672), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58624), reinterpret_cast<float *>(ws + 60928));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g41<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58624), reinterpret_cast<float *>(ws + 60928), reinterpret_cast<float *>(ws + 61184));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g42<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 63232));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 63488), reinterpret_cast<float *>(ws + 63232), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g43<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 63488));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g44<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58624), reinterpret_cast<bool *>(ws + 63744));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g45<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 64256));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 64512), reinterpret_cast<bool *>(ws + 64256), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 63744), reinterpret_cast<bool *>(ws + 64512));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 64512), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 63488), reinterpret_cast<float *>(ws + 64768));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 66816));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 70912), reinterpret_cast<float *>(ws + 66816), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g49<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 64768), reinterpret_cast<float *>(ws + 37888), reinterpret_cast<float *>(ws + 70912));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 70912), reinterpret_cast<__nv_bfloat16 *>(ws + 75008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 75008), reinterpret_cast<__nv_bfloat16 *>(ws + 77056));
+  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 38656), reinterpret_cast<__nv_bfloat16 *>(ws + 47104));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 77056), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 79104), reinterpret_cast<float *>(ws + 81152), reinterpret_cast<float *>(ws + 81408), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 47104), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 49152), reinterpret_cast<float *>(ws + 51200), reinterpret_cast<float *>(ws + 51456), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 79104), static_cast<const __nv_bfloat16 *>(prepared7), static_cast<const float *>(prepared8), static_cast<const float *>(prepared9), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 81408), reinterpret_cast<float *>(ws + 81152), reinterpret_cast<__nv_bfloat16 *>(ws + 81664), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 49152), static_cast<const __nv_bfloat16 *>(prepared7), static_cast<const float *>(prepared8), static_cast<const float *>(prepared9), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 51456), reinterpret_cast<float *>(ws + 51200), reinterpret_cast<__nv_bfloat16 *>(ws + 51712), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 81664), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 79104), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 51712), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 49152), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -1425,22 +1425,13 @@ __global__ void main_g45(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 256LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 192LL));
 }
 
-// main_g46: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g46(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g46: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g46(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
+  long long i0 = point / 8LL % 16LL;
+  long long i1 = point / 1LL % 8LL * 8LL;
+  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 0LL));
 }
 
 // main_g47: tensor.extract_slice, 8 elements per thread.
@@ -1449,274 +1440,38 @@ __global__ void main_g47(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   if (point >= 128LL) return;
   long long i0 = point / 8LL % 16LL;
   long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 0LL));
-}
-
-// main_g48: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g48(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g49: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g49(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
   coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 64LL));
 }
 
-// main_g50: a linalg.generic over [16, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g50(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 8LL % 16LL;
-  long long d1 = point / 2LL % 4LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v1;
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 64LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g51: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g51(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v;
-  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v2 = v2v.v[e];
-    float v3 = v3v.v[e];
-    float v4 = v2;
-    float v5 = v3;
-    float v6 = 5.000000000e-01f;
-    float v7 = v5 * v6;
-    v0v.v[e] = v4;
-    v1v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
-  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
-}
-
-// main_g52: a linalg.generic over [8] outside the kernels.
-__global__ void main_g52(long long *__restrict__ p0) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 8LL) return;
-  long long d0 = point / 1LL % 8LL;
-  long long v0;
-  long long v1 = d0;
-  long long v2 = v1;
-  v0 = v2;
-  coda::rt::store(p0, d0, v0);
-}
-
-// main_g53: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g53(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 8LL % 16LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 512LL + d3 * 64LL + d1 * 16LL + d2);
-  v0 = v1;
-  coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
-}
-
-// main_g54: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g54(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 1LL % 16LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = 5.000000000e-01f;
-    float v3 = v1 * v2;
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g55: linalg.fill.
-__global__ void main_g55(float *__restrict__ dst) {
+// main_g48: linalg.fill.
+__global__ void main_g48(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g56: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g56(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g49: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
+__global__ void main_g49(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 64LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 16LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 16LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 8LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
+  long long d0 = point / 256LL % 2LL;
+  long long d1 = point / 64LL % 4LL;
+  long long d2 = point / 8LL % 8LL;
+  long long d3 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+  for (long long d4 = 0; d4 < 16LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 512LL + d3 * 64LL + d1 * 16LL + d4);
+    float v3 = v2;
+    float v4 = v1;
+    float v5 = v4 * v3;
+    float v6 = v0 + v5;
+    v0 = v6;
   }
-  coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
+  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
 }
 
-// main_g57: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g57(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  long long v2 = coda::rt::load(p1, d2);
-  long long v3 = coda::rt::load(p2, d1);
-  long long v4 = v2 - v3;
-  long long v5 = 0;
-  bool v6 = v4 <= v5;
-  float v7 = 0.000000000e+00f;
-  float v8 = -INFINITY;
-  float v9 = v6 ? v7 : v8;
-  float v10 = v1 + v9;
-  v0 = v10;
-  coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g58: linalg.fill.
-__global__ void main_g58(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g59: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g59(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 8LL + d1);
-  for (long long d2 = 0; d2 < 8LL; ++d2) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 8LL + d1, v0);
-}
-
-// main_g60: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g60(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 8LL + d1);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g61: linalg.fill.
-__global__ void main_g61(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g62: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g62(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g63: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g63(const float *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  double v2 = v1;
-  double v3 = -INFINITY;
-  bool v4 = v2 == v3;
-  v0 = v4;
-  coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g64: linalg.fill.
-__global__ void main_g64(bool *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -1);
-}
-
-// main_g65: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g65(const bool *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    bool v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    bool v2 = v1 & v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g66: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g66(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g50: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g50(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long d0 = point / 32LL % 2LL;
@@ -1724,78 +1479,142 @@ __global__ void main_g66(const bool *__restrict__ p0, const float *__restrict__ 
   long long d2 = point / 1LL % 8LL;
   long long d3v = point / 1LL % 1LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
-    bool v2 = coda::rt::load(p0, d0 * 32LL + d1 * 8LL + d2 + 0LL);
+    long long d3 = d3v + e;
     float v1 = v1v.v[e];
-    float v3 = coda::rt::load(p2, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-    float v4 = v1 / v3;
-    float v5 = 0.000000000e+00f;
-    float v6 = v2 ? v5 : v4;
-    v0v.v[e] = v6;
+    long long v2 = d2;
+    long long v3 = d3;
+    float v4 = 2.500000000e-01f;
+    float v5 = v1 * v4;
+    long long v6 = 0;
+    long long v7 = v2 + v6;
+    bool v8 = v3 <= v7;
+    float v9 = -INFINITY;
+    float v10 = v8 ? v5 : v9;
+    v0v.v[e] = v10;
   }
-  coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g67: linalg.fill.
-__global__ void main_g67(float *__restrict__ dst) {
+// main_g51: linalg.fill.
+__global__ void main_g51(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
+}
+
+// main_g52: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g52(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = fmaxf(v1, v0);
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g53: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g53(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    float v1 = v1v.v[e];
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = v1 - v2;
+    float v4 = __expf(v3);
+    float v5 = 0.000000000e+00f;
+    float v6 = -INFINITY;
+    bool v7 = v2 == v6;
+    float v8 = v7 ? v5 : v4;
+    v0v.v[e] = v8;
+  }
+  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+}
+
+// main_g54: linalg.fill.
+__global__ void main_g54(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g55: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g55(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = v1 + v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g56: linalg.fill.
+__global__ void main_g56(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g68: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g68(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g57: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
+__global__ void main_g57(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 1024LL) return;
-  long long d0 = point / 128LL % 8LL;
-  long long d1 = point / 16LL % 8LL;
-  long long d2 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 128LL + d1 * 16LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 16LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
+  long long d0 = point / 512LL % 2LL;
+  long long d1 = point / 128LL % 4LL;
+  long long d2 = point / 16LL % 8LL;
+  long long d3 = point / 1LL % 16LL;
+  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
+  for (long long d4 = 0; d4 < 8LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 512LL + d4 * 64LL + d1 * 16LL + d3);
+    float v3 = v2;
+    float v4 = v1 * v3;
+    float v5 = v0 + v4;
+    v0 = v5;
   }
-  coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
+  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
 }
 
-// main_g69: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g69(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g70: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g70(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g58: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g58(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 2LL % 4LL;
+  long long d1 = point / 16LL % 4LL;
+  long long d2 = point / 2LL % 8LL;
   long long d3v = point / 1LL % 2LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 128LL + d1 * 16LL + d3v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
-    v0v.v[e] = v1;
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = 0.000000000e+00f;
+    bool v4 = v2 == v3;
+    float v5 = v1 / v2;
+    float v6 = v4 ? v3 : v5;
+    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
+    v0v.v[e] = v7;
   }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
+  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
 }
 
 // Bytes of device memory main_run needs as its workspace.
@@ -1810,14 +1629,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 335360 + scratch;
+  return 305408 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 335360;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 119552)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 123136)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 118528)) || !coda_aligned(reinterpret_cast<float *>(ws + 126720)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 128512)) || !coda_aligned(reinterpret_cast<float *>(ws + 130304)) || !coda_aligned(reinterpret_cast<float *>(ws + 132096)) || !coda_aligned(reinterpret_cast<float *>(ws + 133888)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 136448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 140544)) || !coda_aligned(reinterpret_cast<float *>(ws + 141568)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 145152)) || !coda_aligned(reinterpret_cast<float *>(ws + 146944)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 148736)) || !coda_aligned(reinterpret_cast<float *>(ws + 150528)) || !coda_aligned(reinterpret_cast<float *>(ws + 152320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 154112)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155136)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 156160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 157184)) || !coda_aligned(reinterpret_cast<float *>(ws + 158208)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 160000)) || !coda_aligned(reinterpret_cast<float *>(ws + 161792)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 163584)) || !coda_aligned(reinterpret_cast<float *>(ws + 165376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 167168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 168192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169216)) || !coda_aligned(reinterpret_cast<float *>(ws + 170240)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 172032)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 173824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 175616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176640)) || !coda_aligned(reinterpret_cast<float *>(ws + 235008)) || !coda_aligned(reinterpret_cast<float *>(ws + 236800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 238592)) || !coda_aligned(reinterpret_cast<float *>(ws + 239616)) || !coda_aligned(reinterpret_cast<float *>(ws + 241408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243200)) || !coda_aligned(reinterpret_cast<float *>(ws + 244224)) || !coda_aligned(reinterpret_cast<float *>(ws + 246016)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 247808)) || !coda_aligned(reinterpret_cast<float *>(ws + 248832)) || !coda_aligned(reinterpret_cast<float *>(ws + 250624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 252416)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253952)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 255232)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 269568)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 271616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 279808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 281856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 283904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 285952)) || !coda_aligned(reinterpret_cast<float *>(ws + 288000)) || !coda_aligned(reinterpret_cast<float *>(ws + 292096)) || !coda_aligned(reinterpret_cast<float *>(ws + 296192)) || !coda_aligned(reinterpret_cast<float *>(ws + 300544)) || !coda_aligned(reinterpret_cast<float *>(ws + 304640)) || !coda_aligned(reinterpret_cast<float *>(ws + 312832)) || !coda_aligned(reinterpret_cast<float *>(ws + 315392)) || !coda_aligned(reinterpret_cast<float *>(ws + 318976)) || !coda_aligned(reinterpret_cast<float *>(ws + 325120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 329216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 331264)))
+  [[maybe_unused]] void *scratch = ws + 305408;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 119552)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 123136)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 118528)) || !coda_aligned(reinterpret_cast<float *>(ws + 126720)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 128512)) || !coda_aligned(reinterpret_cast<float *>(ws + 130304)) || !coda_aligned(reinterpret_cast<float *>(ws + 132096)) || !coda_aligned(reinterpret_cast<float *>(ws + 133888)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 136448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 140544)) || !coda_aligned(reinterpret_cast<float *>(ws + 141568)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 145152)) || !coda_aligned(reinterpret_cast<float *>(ws + 146944)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 148736)) || !coda_aligned(reinterpret_cast<float *>(ws + 150528)) || !coda_aligned(reinterpret_cast<float *>(ws + 152320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 154112)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155136)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 156160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 157184)) || !coda_aligned(reinterpret_cast<float *>(ws + 158208)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 160000)) || !coda_aligned(reinterpret_cast<float *>(ws + 161792)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 163584)) || !coda_aligned(reinterpret_cast<float *>(ws + 165376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 167168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 168192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169216)) || !coda_aligned(reinterpret_cast<float *>(ws + 170240)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 172032)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 173824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 175616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176640)) || !coda_aligned(reinterpret_cast<float *>(ws + 235008)) || !coda_aligned(reinterpret_cast<float *>(ws + 236800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 238592)) || !coda_aligned(reinterpret_cast<float *>(ws + 239616)) || !coda_aligned(reinterpret_cast<float *>(ws + 241408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243200)) || !coda_aligned(reinterpret_cast<float *>(ws + 244224)) || !coda_aligned(reinterpret_cast<float *>(ws + 246016)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 247808)) || !coda_aligned(reinterpret_cast<float *>(ws + 248832)) || !coda_aligned(reinterpret_cast<float *>(ws + 250624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 252416)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253952)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 255232)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 269568)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 271616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 279808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 281856)) || !coda_aligned(reinterpret_cast<float *>(ws + 285952)) || !coda_aligned(reinterpret_cast<float *>(ws + 288000)) || !coda_aligned(reinterpret_cast<float *>(ws + 290560)) || !coda_aligned(reinterpret_cast<float *>(ws + 297216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 301312)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 8448), scratch, stream)) return s;
@@ -1967,65 +1786,40 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 271616));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<__nv_bfloat16 *>(ws + 279808));
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 279808));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 281856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<__nv_bfloat16 *>(ws + 283904));
+  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 283904));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 285952));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 285952), reinterpret_cast<float *>(ws + 283904), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<float *>(ws + 285952));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 285952), reinterpret_cast<float *>(ws + 288000));
+  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 285952), reinterpret_cast<float *>(ws + 288000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 283904), reinterpret_cast<float *>(ws + 292096), reinterpret_cast<float *>(ws + 296192));
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 290048));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 300288));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 290304), reinterpret_cast<float *>(ws + 290048), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 288000), reinterpret_cast<float *>(ws + 290304));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 288000), reinterpret_cast<float *>(ws + 300544));
+  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 288000), reinterpret_cast<float *>(ws + 290304), reinterpret_cast<float *>(ws + 290560));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 300544), reinterpret_cast<float *>(ws + 304640));
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 292608));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g55<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 308736));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 292864), reinterpret_cast<float *>(ws + 292608), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 290560), reinterpret_cast<float *>(ws + 292864));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 310784), reinterpret_cast<float *>(ws + 308736), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 296192), reinterpret_cast<float *>(ws + 304640), reinterpret_cast<float *>(ws + 310784));
+  main_g56<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 293120));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g57<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 310784), reinterpret_cast<long long *>(ws + 300288), reinterpret_cast<long long *>(ws + 300288), reinterpret_cast<float *>(ws + 312832));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 297216), reinterpret_cast<float *>(ws + 293120), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g57<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 290560), reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<float *>(ws + 297216));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 314880));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 315136), reinterpret_cast<float *>(ws + 314880), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 312832), reinterpret_cast<float *>(ws + 315136));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 312832), reinterpret_cast<float *>(ws + 315136), reinterpret_cast<float *>(ws + 315392));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 317440));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 317696), reinterpret_cast<float *>(ws + 317440), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 315392), reinterpret_cast<float *>(ws + 317696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g63<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 312832), reinterpret_cast<bool *>(ws + 317952));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 318464));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 318720), reinterpret_cast<bool *>(ws + 318464), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 317952), reinterpret_cast<bool *>(ws + 318720));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 318720), reinterpret_cast<float *>(ws + 315392), reinterpret_cast<float *>(ws + 317696), reinterpret_cast<float *>(ws + 318976));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g67<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 321024));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 325120), reinterpret_cast<float *>(ws + 321024), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g68<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 318976), reinterpret_cast<float *>(ws + 292096), reinterpret_cast<float *>(ws + 325120));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 325120), reinterpret_cast<__nv_bfloat16 *>(ws + 329216));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g70<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 329216), reinterpret_cast<__nv_bfloat16 *>(ws + 331264));
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 297216), reinterpret_cast<float *>(ws + 292864), reinterpret_cast<__nv_bfloat16 *>(ws + 301312));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 331264), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 333312), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 301312), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 303360), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 271616), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 333312), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 271616), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 303360), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -2066,14 +1860,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 159744 + scratch;
+  return 129792 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, const void *prepared5, const void *prepared6, const void *prepared7, const void *prepared8, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 159744;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1280)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(reinterpret_cast<float *>(ws + 6656)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 12032)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18176)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 23296)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<float *>(ws + 32256)) || !coda_aligned(reinterpret_cast<float *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 36864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 39936)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 43520)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 45312)) || !coda_aligned(reinterpret_cast<float *>(ws + 47104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 48896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(static_cast<const float *>(prepared6)) || !coda_aligned(reinterpret_cast<float *>(ws + 53760)) || !coda_aligned(static_cast<const float *>(prepared7)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 65792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67584)) || !coda_aligned(reinterpret_cast<float *>(ws + 68608)) || !coda_aligned(reinterpret_cast<float *>(ws + 70400)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72192)) || !coda_aligned(reinterpret_cast<float *>(ws + 73216)) || !coda_aligned(reinterpret_cast<float *>(ws + 75008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 79616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 93952)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 96000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 104192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 108288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 110336)) || !coda_aligned(reinterpret_cast<float *>(ws + 112384)) || !coda_aligned(reinterpret_cast<float *>(ws + 116480)) || !coda_aligned(reinterpret_cast<float *>(ws + 120576)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 129024)) || !coda_aligned(reinterpret_cast<float *>(ws + 137216)) || !coda_aligned(reinterpret_cast<float *>(ws + 139776)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 149504)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 153600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155648)))
+  [[maybe_unused]] void *scratch = ws + 129792;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1280)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(reinterpret_cast<float *>(ws + 6656)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 12032)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18176)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 23296)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<float *>(ws + 32256)) || !coda_aligned(reinterpret_cast<float *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 36864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 39936)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 43520)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 45312)) || !coda_aligned(reinterpret_cast<float *>(ws + 47104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 48896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(static_cast<const float *>(prepared6)) || !coda_aligned(reinterpret_cast<float *>(ws + 53760)) || !coda_aligned(static_cast<const float *>(prepared7)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 65792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67584)) || !coda_aligned(reinterpret_cast<float *>(ws + 68608)) || !coda_aligned(reinterpret_cast<float *>(ws + 70400)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72192)) || !coda_aligned(reinterpret_cast<float *>(ws + 73216)) || !coda_aligned(reinterpret_cast<float *>(ws + 75008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 79616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 93952)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 96000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 104192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<float *>(ws + 110336)) || !coda_aligned(reinterpret_cast<float *>(ws + 112384)) || !coda_aligned(reinterpret_cast<float *>(ws + 114944)) || !coda_aligned(reinterpret_cast<float *>(ws + 121600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 125696)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -2211,65 +2005,40 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g45<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 96000));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 104192));
+  main_g46<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 104192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 108288));
+  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 108288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g49<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 110336));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 110336), reinterpret_cast<float *>(ws + 108288), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<float *>(ws + 110336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 110336), reinterpret_cast<float *>(ws + 112384));
+  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 110336), reinterpret_cast<float *>(ws + 112384));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 120576));
+  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 114432));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 124672));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 114688), reinterpret_cast<float *>(ws + 114432), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 114688));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 124928));
+  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 114688), reinterpret_cast<float *>(ws + 114944));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 124928), reinterpret_cast<float *>(ws + 129024));
+  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 116992));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g55<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 133120));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 117248), reinterpret_cast<float *>(ws + 116992), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 114944), reinterpret_cast<float *>(ws + 117248));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 135168), reinterpret_cast<float *>(ws + 133120), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g56<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 120576), reinterpret_cast<float *>(ws + 129024), reinterpret_cast<float *>(ws + 135168));
+  main_g56<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 117504));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g57<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 135168), reinterpret_cast<long long *>(ws + 124672), reinterpret_cast<long long *>(ws + 124672), reinterpret_cast<float *>(ws + 137216));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 121600), reinterpret_cast<float *>(ws + 117504), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g57<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 114944), reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<float *>(ws + 121600));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 139264));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 139520), reinterpret_cast<float *>(ws + 139264), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g59<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137216), reinterpret_cast<float *>(ws + 139520));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g60<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137216), reinterpret_cast<float *>(ws + 139520), reinterpret_cast<float *>(ws + 139776));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g61<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 141824));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 142080), reinterpret_cast<float *>(ws + 141824), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g62<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 139776), reinterpret_cast<float *>(ws + 142080));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g63<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 137216), reinterpret_cast<bool *>(ws + 142336));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g64<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 142848));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 143104), reinterpret_cast<bool *>(ws + 142848), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g65<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 142336), reinterpret_cast<bool *>(ws + 143104));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g66<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 143104), reinterpret_cast<float *>(ws + 139776), reinterpret_cast<float *>(ws + 142080), reinterpret_cast<float *>(ws + 143360));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g67<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 145408));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 149504), reinterpret_cast<float *>(ws + 145408), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g68<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 143360), reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 149504));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g69<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 149504), reinterpret_cast<__nv_bfloat16 *>(ws + 153600));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g70<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 153600), reinterpret_cast<__nv_bfloat16 *>(ws + 155648));
+  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 121600), reinterpret_cast<float *>(ws + 117248), reinterpret_cast<__nv_bfloat16 *>(ws + 125696));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 155648), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 157696), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 125696), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 127744), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 96000), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 157696), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 96000), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 127744), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -1158,26 +1158,8 @@ __global__ void main_g15(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
 }
 
-// main_g16: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g16(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g17: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g17(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+// main_g16: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g16(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 64LL) return;
   long long i0 = point / 4LL % 16LL;
@@ -1185,46 +1167,158 @@ __global__ void main_g17(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g18: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g17: linalg.fill.
+__global__ void main_g17(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 32LL % 2LL;
-  long long d2 = point / 16LL % 2LL;
-  long long d3 = point / 2LL % 8LL;
-  long long d4v = point / 1LL % 2LL * 8LL;
+  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g18: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
+__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 512LL) return;
+  long long d0 = point / 256LL % 2LL;
+  long long d1 = point / 64LL % 4LL;
+  long long d2 = point / 8LL % 8LL;
+  long long d3 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+  for (long long d4 = 0; d4 < 16LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 256LL + d3 * 32LL + (d1 / 2LL) * 16LL + d4);
+    float v3 = v2;
+    float v4 = v1;
+    float v5 = v4 * v3;
+    float v6 = v0 + v5;
+    v0 = v6;
+  }
+  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
+}
+
+// main_g19: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g19(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d3 * 32LL + d1 * 16LL + d4v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
+  #pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    long long d3 = d3v + e;
+    float v1 = v1v.v[e];
+    long long v2 = d2;
+    long long v3 = d3;
+    float v4 = 2.500000000e-01f;
+    float v5 = v1 * v4;
+    long long v6 = 0;
+    long long v7 = v2 + v6;
+    bool v8 = v3 <= v7;
+    float v9 = -INFINITY;
+    float v10 = v8 ? v5 : v9;
+    v0v.v[e] = v10;
+  }
+  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
+}
+
+// main_g20: linalg.fill.
+__global__ void main_g20(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
+}
+
+// main_g21: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = fmaxf(v1, v0);
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g22: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g22(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  long long d3v = point / 1LL % 1LL * 8LL;
+  coda::rt::Vec8 v0v;
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
-    v0v.v[e] = v1;
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = v1 - v2;
+    float v4 = __expf(v3);
+    float v5 = 0.000000000e+00f;
+    float v6 = -INFINITY;
+    bool v7 = v2 == v6;
+    float v8 = v7 ? v5 : v4;
+    v0v.v[e] = v8;
   }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
+  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
 }
 
-// main_g19: a linalg.generic over [2, 2, 2, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g19(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g23: linalg.fill.
+__global__ void main_g23(float *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 32LL % 2LL;
-  long long d2 = point / 16LL % 2LL;
-  long long d3 = point / 2LL % 8LL;
-  long long d4v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d3 * 32LL + d1 * 16LL + d4v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 256LL + d2 * 128LL + d3 * 16LL + d4v, v0v);
+  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
 }
 
-// main_g20: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g20(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g24: a linalg.generic over [2, 4, 8, 8] outside the kernels.
+__global__ void main_g24(const float *__restrict__ p0, float *__restrict__ p1) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 64LL) return;
+  long long d0 = point / 32LL % 2LL;
+  long long d1 = point / 8LL % 4LL;
+  long long d2 = point / 1LL % 8LL;
+  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+  for (long long d3 = 0; d3 < 8LL; ++d3) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
+    float v2 = v1 + v0;
+    v0 = v2;
+  }
+  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
+}
+
+// main_g25: linalg.fill.
+__global__ void main_g25(float *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
+}
+
+// main_g26: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
+__global__ void main_g26(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1024LL) return;
+  long long d0 = point / 512LL % 2LL;
+  long long d1 = point / 128LL % 4LL;
+  long long d2 = point / 16LL % 8LL;
+  long long d3 = point / 1LL % 16LL;
+  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
+  for (long long d4 = 0; d4 < 8LL; ++d4) {
+    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
+    float v2 = coda::rt::load(p1, d0 * 256LL + d4 * 32LL + (d1 / 2LL) * 16LL + d3);
+    float v3 = v2;
+    float v4 = v1 * v3;
+    float v5 = v0 + v4;
+    v0 = v5;
+  }
+  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
+}
+
+// main_g27: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g27(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -1236,311 +1330,15 @@ __global__ void main_g20(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
-    float v2 = v1;
-    v0v.v[e] = v2;
+    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
+    float v3 = 0.000000000e+00f;
+    bool v4 = v2 == v3;
+    float v5 = v1 / v2;
+    float v6 = v4 ? v3 : v5;
+    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
+    v0v.v[e] = v7;
   }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v, v0v);
-}
-
-// main_g21: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g21(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v;
-  coda::rt::Vec8 v2v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  coda::rt::Vec8 v3v = coda::rt::load8(p1, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v2 = v2v.v[e];
-    float v3 = v3v.v[e];
-    float v4 = v2;
-    float v5 = v3;
-    float v6 = 5.000000000e-01f;
-    float v7 = v5 * v6;
-    v0v.v[e] = v4;
-    v1v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 128LL + d1 * 16LL + d2v, v0v);
-  coda::rt::store8(p3, d0 * 128LL + d1 * 16LL + d2v, v1v);
-}
-
-// main_g22: a linalg.generic over [8] outside the kernels.
-__global__ void main_g22(long long *__restrict__ p0) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 8LL) return;
-  long long d0 = point / 1LL % 8LL;
-  long long v0;
-  long long v1 = d0;
-  long long v2 = v1;
-  v0 = v2;
-  coda::rt::store(p0, d0, v0);
-}
-
-// main_g23: a linalg.generic over [2, 4, 16, 8] outside the kernels.
-__global__ void main_g23(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 8LL % 16LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 512LL + d1 * 128LL + d3 * 16LL + d2);
-  v0 = v1;
-  coda::rt::store(p1, d0 * 512LL + d1 * 128LL + d2 * 8LL + d3, v0);
-}
-
-// main_g24: a linalg.generic over [8, 16, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g24(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 1LL % 16LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = 5.000000000e-01f;
-    float v3 = v1 * v2;
-    v0v.v[e] = v3;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g25: linalg.fill.
-__global__ void main_g25(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g26: a linalg.generic over [8, 8, 8, 16] outside the kernels.
-__global__ void main_g26(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 64LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 16LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 16LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 8LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
-  }
-  coda::rt::store(p2, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g27: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g27(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  long long v2 = coda::rt::load(p1, d2);
-  long long v3 = coda::rt::load(p2, d1);
-  long long v4 = v2 - v3;
-  long long v5 = 0;
-  bool v6 = v4 <= v5;
-  float v7 = 0.000000000e+00f;
-  float v8 = -INFINITY;
-  float v9 = v6 ? v7 : v8;
-  float v10 = v1 + v9;
-  v0 = v10;
-  coda::rt::store(p3, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g28: linalg.fill.
-__global__ void main_g28(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g29: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g29(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 8LL + d1);
-  for (long long d2 = 0; d2 < 8LL; ++d2) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 8LL + d1, v0);
-}
-
-// main_g30: a linalg.generic over [8, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g30(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 8LL % 8LL;
-  long long d1 = point / 1LL % 8LL;
-  long long d2v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 64LL + d1 * 8LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 8LL + d1);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p2, d0 * 64LL + d1 * 8LL + d2v, v0v);
-}
-
-// main_g31: linalg.fill.
-__global__ void main_g31(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g32: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g32(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g33: a linalg.generic over [8, 8, 8] outside the kernels.
-__global__ void main_g33(const float *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 64LL % 8LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0;
-  float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d2);
-  double v2 = v1;
-  double v3 = -INFINITY;
-  bool v4 = v2 == v3;
-  v0 = v4;
-  coda::rt::store(p1, d0 * 64LL + d1 * 8LL + d2, v0);
-}
-
-// main_g34: linalg.fill.
-__global__ void main_g34(bool *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -1);
-}
-
-// main_g35: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g35(const bool *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  bool v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    bool v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    bool v2 = v1 & v0;
-    v0 = v2;
-  }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2 + 0LL, v0);
-}
-
-// main_g36: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g36(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    bool v2 = coda::rt::load(p0, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-    float v1 = v1v.v[e];
-    float v3 = coda::rt::load(p2, d0 * 32LL + d1 * 8LL + d2 + 0LL);
-    float v4 = v1 / v3;
-    float v5 = 0.000000000e+00f;
-    float v6 = v2 ? v5 : v4;
-    v0v.v[e] = v6;
-  }
-  coda::rt::store8(p3, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g37: linalg.fill.
-__global__ void main_g37(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g38: a linalg.generic over [8, 8, 16, 8] outside the kernels.
-__global__ void main_g38(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 128LL % 8LL;
-  long long d1 = point / 16LL % 8LL;
-  long long d2 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 128LL + d1 * 16LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 64LL + d1 * 8LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 128LL + d3 * 16LL + d2);
-    float v3 = v1 * v2;
-    float v4 = v0 + v3;
-    v0 = v4;
-  }
-  coda::rt::store(p2, d0 * 128LL + d1 * 16LL + d2, v0);
-}
-
-// main_g39: a linalg.generic over [8, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g39(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 16LL % 8LL;
-  long long d1 = point / 2LL % 8LL;
-  long long d2v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 128LL + d1 * 16LL + d2v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 128LL + d1 * 16LL + d2v, v0v);
-}
-
-// main_g40: a linalg.generic over [2, 8, 4, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g40(const __nv_bfloat16 *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 8LL % 8LL;
-  long long d2 = point / 2LL % 4LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d2 * 128LL + d1 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 64LL + d2 * 16LL + d3v, v0v);
+  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
 }
 
 // Bytes of device memory main_run needs as its workspace.
@@ -1558,14 +1356,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 168448 + scratch;
+  return 136448 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 168448;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 32768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35072)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52736)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54272)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 64512)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66560)) || !coda_aligned(reinterpret_cast<float *>(ws + 68608)) || !coda_aligned(reinterpret_cast<float *>(ws + 72704)) || !coda_aligned(reinterpret_cast<float *>(ws + 76800)) || !coda_aligned(reinterpret_cast<float *>(ws + 81152)) || !coda_aligned(reinterpret_cast<float *>(ws + 85248)) || !coda_aligned(reinterpret_cast<float *>(ws + 93440)) || !coda_aligned(reinterpret_cast<float *>(ws + 96000)) || !coda_aligned(reinterpret_cast<float *>(ws + 99584)) || !coda_aligned(reinterpret_cast<float *>(ws + 105728)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 109824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 111872)))
+  [[maybe_unused]] void *scratch = ws + 136448;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 32768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35072)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52736)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54272)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(reinterpret_cast<float *>(ws + 64512)) || !coda_aligned(reinterpret_cast<float *>(ws + 66560)) || !coda_aligned(reinterpret_cast<float *>(ws + 69120)) || !coda_aligned(reinterpret_cast<float *>(ws + 75776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 79872)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1.
   if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1625,73 +1423,46 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 59392));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 63488));
+  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 62464));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 64512));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 64512), reinterpret_cast<float *>(ws + 62464), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<float *>(ws + 64512));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 66560));
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 64512), reinterpret_cast<float *>(ws + 66560));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<float *>(ws + 68608));
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 68608));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66560), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<float *>(ws + 72704), reinterpret_cast<float *>(ws + 76800));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 68864), reinterpret_cast<float *>(ws + 68608), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 66560), reinterpret_cast<float *>(ws + 68864));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 80896));
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 66560), reinterpret_cast<float *>(ws + 68864), reinterpret_cast<float *>(ws + 69120));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 68608), reinterpret_cast<float *>(ws + 81152));
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 71168));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 81152), reinterpret_cast<float *>(ws + 85248));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 71424), reinterpret_cast<float *>(ws + 71168), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 69120), reinterpret_cast<float *>(ws + 71424));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89344));
+  main_g25<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 71680));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 91392), reinterpret_cast<float *>(ws + 89344), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g26<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 76800), reinterpret_cast<float *>(ws + 85248), reinterpret_cast<float *>(ws + 91392));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 75776), reinterpret_cast<float *>(ws + 71680), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 69120), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<float *>(ws + 75776));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 91392), reinterpret_cast<long long *>(ws + 80896), reinterpret_cast<long long *>(ws + 80896), reinterpret_cast<float *>(ws + 93440));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 95488));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 95744), reinterpret_cast<float *>(ws + 95488), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93440), reinterpret_cast<float *>(ws + 95744));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93440), reinterpret_cast<float *>(ws + 95744), reinterpret_cast<float *>(ws + 96000));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 98048));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 98304), reinterpret_cast<float *>(ws + 98048), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 96000), reinterpret_cast<float *>(ws + 98304));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93440), reinterpret_cast<bool *>(ws + 98560));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 99072));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 99328), reinterpret_cast<bool *>(ws + 99072), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 98560), reinterpret_cast<bool *>(ws + 99328));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 99328), reinterpret_cast<float *>(ws + 96000), reinterpret_cast<float *>(ws + 98304), reinterpret_cast<float *>(ws + 99584));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 101632));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 105728), reinterpret_cast<float *>(ws + 101632), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 99584), reinterpret_cast<float *>(ws + 72704), reinterpret_cast<float *>(ws + 105728));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 105728), reinterpret_cast<__nv_bfloat16 *>(ws + 109824));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 109824), reinterpret_cast<__nv_bfloat16 *>(ws + 111872));
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 75776), reinterpret_cast<float *>(ws + 71424), reinterpret_cast<__nv_bfloat16 *>(ws + 79872));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 111872), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 113920), reinterpret_cast<float *>(ws + 115968), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 79872), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 81920), reinterpret_cast<float *>(ws + 83968), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 116224), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 84224), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 128512), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 96512), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 116224), reinterpret_cast<__nv_bfloat16 *>(ws + 128512), reinterpret_cast<__nv_bfloat16 *>(ws + 140800), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 84224), reinterpret_cast<__nv_bfloat16 *>(ws + 96512), reinterpret_cast<__nv_bfloat16 *>(ws + 108800), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 113920), reinterpret_cast<__nv_bfloat16 *>(ws + 140800), reinterpret_cast<float *>(ws + 115968), reinterpret_cast<__nv_bfloat16 *>(ws + 165376), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 81920), reinterpret_cast<__nv_bfloat16 *>(ws + 108800), reinterpret_cast<float *>(ws + 83968), reinterpret_cast<__nv_bfloat16 *>(ws + 133376), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 165376), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 113920), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 133376), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 81920), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1739,14 +1510,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 70144 + scratch;
+  return 38144 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 70144;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4096)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 14336)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15360)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<float *>(ws + 19456)) || !coda_aligned(reinterpret_cast<float *>(ws + 23552)) || !coda_aligned(reinterpret_cast<float *>(ws + 27648)) || !coda_aligned(reinterpret_cast<float *>(ws + 32000)) || !coda_aligned(reinterpret_cast<float *>(ws + 36096)) || !coda_aligned(reinterpret_cast<float *>(ws + 44288)) || !coda_aligned(reinterpret_cast<float *>(ws + 46848)) || !coda_aligned(reinterpret_cast<float *>(ws + 50432)) || !coda_aligned(reinterpret_cast<float *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 60672)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62720)))
+  [[maybe_unused]] void *scratch = ws + 38144;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4096)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<float *>(ws + 15360)) || !coda_aligned(reinterpret_cast<float *>(ws + 17408)) || !coda_aligned(reinterpret_cast<float *>(ws + 19968)) || !coda_aligned(reinterpret_cast<float *>(ws + 26624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 30720)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1796,67 +1567,40 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 10240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
+  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 14336));
+  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13312));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 14336), reinterpret_cast<__nv_bfloat16 *>(ws + 15360));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 15360), reinterpret_cast<float *>(ws + 13312), 2048, cudaMemcpyDeviceToDevice, stream);
+  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<float *>(ws + 15360));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 17408));
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 15360), reinterpret_cast<float *>(ws + 17408));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 15360), reinterpret_cast<float *>(ws + 19456));
+  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19456));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<float *>(ws + 23552), reinterpret_cast<float *>(ws + 27648));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 19712), reinterpret_cast<float *>(ws + 19456), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 17408), reinterpret_cast<float *>(ws + 19712));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 31744));
+  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 17408), reinterpret_cast<float *>(ws + 19712), reinterpret_cast<float *>(ws + 19968));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19456), reinterpret_cast<float *>(ws + 32000));
+  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 22016));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 32000), reinterpret_cast<float *>(ws + 36096));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22016), 256, cudaMemcpyDeviceToDevice, stream);
+  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19968), reinterpret_cast<float *>(ws + 22272));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 40192));
+  main_g25<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 22528));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 42240), reinterpret_cast<float *>(ws + 40192), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g26<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 27648), reinterpret_cast<float *>(ws + 36096), reinterpret_cast<float *>(ws + 42240));
+  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 26624), reinterpret_cast<float *>(ws + 22528), 4096, cudaMemcpyDeviceToDevice, stream);
+  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19968), reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<float *>(ws + 26624));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 42240), reinterpret_cast<long long *>(ws + 31744), reinterpret_cast<long long *>(ws + 31744), reinterpret_cast<float *>(ws + 44288));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 46336));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 46592), reinterpret_cast<float *>(ws + 46336), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 44288), reinterpret_cast<float *>(ws + 46592));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 44288), reinterpret_cast<float *>(ws + 46592), reinterpret_cast<float *>(ws + 46848));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 48896));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 49152), reinterpret_cast<float *>(ws + 48896), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 46848), reinterpret_cast<float *>(ws + 49152));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g33<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 44288), reinterpret_cast<bool *>(ws + 49408));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 49920));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 50176), reinterpret_cast<bool *>(ws + 49920), 64, cudaMemcpyDeviceToDevice, stream);
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 49408), reinterpret_cast<bool *>(ws + 50176));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 50176), reinterpret_cast<float *>(ws + 46848), reinterpret_cast<float *>(ws + 49152), reinterpret_cast<float *>(ws + 50432));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 52480));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 56576), reinterpret_cast<float *>(ws + 52480), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 50432), reinterpret_cast<float *>(ws + 23552), reinterpret_cast<float *>(ws + 56576));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 56576), reinterpret_cast<__nv_bfloat16 *>(ws + 60672));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g40<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 60672), reinterpret_cast<__nv_bfloat16 *>(ws + 62720));
+  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 26624), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<__nv_bfloat16 *>(ws + 30720));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 62720), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 64768), reinterpret_cast<float *>(ws + 66816), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 30720), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<float *>(ws + 34816), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 64768), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 66816), reinterpret_cast<__nv_bfloat16 *>(ws + 67072), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 32768), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<__nv_bfloat16 *>(ws + 35072), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 67072), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 64768), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 35072), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

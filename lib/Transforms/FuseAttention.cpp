@@ -1,0 +1,661 @@
+//===- FuseAttention.cpp - torch-mlir's attention as coda.attention -------===//
+//
+// torch-mlir writes attention (an explicit softmax, or F.scaled_dot_product_attention
+// decomposed) on [B·H, S, d] views of the heads:
+//
+//   s = batch_matmul(q·c1, (k·c2)ᵀ) [· c3] [+ select(j - i > 0, -inf, 0)]
+//   p = exp(s - max_j s) / Σ_j exp(s - max_j s)      [0 where every score of the row is -inf]
+//   o = batch_matmul(p, v)                          [truncated to the heads' element type]
+//
+// where the views come from [B, S, H, d] (or [B, H, S, d]) tensors through transposes,
+// reshapes, widenings and, for grouped-query attention, a broadcast of each KV head over its
+// group. This pass follows the views back to those tensors and replaces the whole chain with
+// one coda.attention: scale c1·c2·c3, the causal mask as #coda.mask<causal = true>, heads
+// read in place (layout bshd when the program's heads are token-major), the output written in
+// the layout its users read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Transforms/KernelQueries.h"
+#include "coda/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mlir::coda {
+#define GEN_PASS_DEF_CODAFUSEATTENTION
+#include "coda/Transforms/Passes.h.inc"
+} // namespace mlir::coda
+
+using namespace mlir;
+using namespace mlir::coda;
+
+namespace {
+/// One operand of attention as a view of stored heads: `base` read as [B, H, S, d] in `layout`,
+/// query head h reading head h / repeat.
+struct Heads {
+  Value base;
+  AttentionLayout layout = AttentionLayout::BHSD;
+  int64_t repeat = 1;
+  double scale = 1.0;
+  bool transposed = false; // read as [.., d, S] (Kᵀ)
+  bool unbatched = false;  // `base` has rank 3 ([H, S, d] or [S, H, d]): B = 1
+  /// A reshape that `base`, widened, went through: replayed on the narrow `base`.
+  Operation *reshape = nullptr;
+};
+
+bool isPermutation(linalg::TransposeOp t, ArrayRef<int64_t> perm) {
+  return t && t.getPermutation() == perm;
+}
+
+bool allParallelIdentity(linalg::GenericOp g) {
+  return g && g.getNumReductionLoops() == 0 &&
+         llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); });
+}
+
+std::optional<double> floatConstant(Value v) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  if (auto f = c ? dyn_cast<FloatAttr>(c.getValue()) : FloatAttr())
+    return f.getValueAsDouble();
+  return std::nullopt;
+}
+
+/// Follows an elementwise generic's result back through widenings and products or quotients
+/// by constants to the input it is computed from; multiplies `scale` by the constants.
+Value peelElementwise(Value v, double &scale) {
+  while (auto g = v.getDefiningOp<linalg::GenericOp>()) {
+    if (!allParallelIdentity(g))
+      break;
+    Value x = cast<linalg::YieldOp>(g.getBody()->getTerminator())
+                  .getOperand(cast<OpResult>(v).getResultNumber());
+    double factor = 1.0;
+    while (Operation *op = x.getDefiningOp()) {
+      if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
+        x = ext.getIn();
+      } else if (isa<arith::MulFOp, arith::DivFOp>(op)) {
+        Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+        std::optional<double> c = floatConstant(rhs);
+        if (!c && isa<arith::MulFOp>(op) && (c = floatConstant(lhs)))
+          std::swap(lhs, rhs);
+        if (!c)
+          return v;
+        factor = isa<arith::MulFOp>(op) ? factor * *c : factor / *c;
+        x = lhs;
+      } else {
+        return v;
+      }
+    }
+    auto arg = dyn_cast<BlockArgument>(x);
+    if (!arg || arg.getOwner() != g.getBody() || arg.getArgNumber() >= g.getNumDpsInputs())
+      return v;
+    scale *= factor;
+    v = g.getDpsInputs()[arg.getArgNumber()];
+  }
+  return v;
+}
+
+/// [B, Hkv, rep, S, d] broadcast from [B, Hkv, S, d] (or [B, S, Hkv, d]): the source, with the
+/// layout and the repeat.
+bool traceRepeat(Value v5, Heads &h) {
+  auto g = v5.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 0 ||
+      !g.getIndexingMapsArray().back().isIdentity())
+    return false;
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  if (yield.getOperand(0) != g.getBody()->getArgument(0))
+    return false;
+  MLIRContext *ctx = g.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap in = g.getIndexingMapsArray()[0];
+  if (in == AffineMap::get(5, 0, {d(0), d(1), d(3), d(4)}, ctx))
+    h.layout = AttentionLayout::BHSD;
+  else if (in == AffineMap::get(5, 0, {d(0), d(3), d(1), d(4)}, ctx))
+    h.layout = AttentionLayout::BSHD;
+  else
+    return false;
+  h.repeat = cast<RankedTensorType>(v5.getType()).getDimSize(2);
+  h.base = peelElementwise(g.getDpsInputs()[0], h.scale);
+  // [B, Hkv, S, d] may itself be a transpose of token-major heads.
+  if (auto t = h.base.getDefiningOp<linalg::TransposeOp>();
+      h.layout == AttentionLayout::BHSD && isPermutation(t, {0, 2, 1, 3})) {
+    h.layout = AttentionLayout::BSHD;
+    h.base = peelElementwise(t.getInput(), h.scale);
+  }
+  return true;
+}
+
+/// A rank-4 [B, H, S, d] (or [B, H, d, S]) view back to its stored heads.
+void traceHeads4(Value v4, Heads &h) {
+  v4 = peelElementwise(v4, h.scale);
+  if (auto t = v4.getDefiningOp<linalg::TransposeOp>(); isPermutation(t, {0, 1, 3, 2})) {
+    h.transposed = !h.transposed;
+    v4 = peelElementwise(t.getInput(), h.scale);
+  }
+  auto t = v4.getDefiningOp<linalg::TransposeOp>();
+  if (isPermutation(t, {0, 2, 1, 3}) || isPermutation(t, {0, 2, 3, 1})) {
+    h.layout = AttentionLayout::BSHD;
+    h.transposed ^= isPermutation(t, {0, 2, 3, 1});
+    h.base = peelElementwise(t.getInput(), h.scale);
+    return;
+  }
+  if (auto c = v4.getDefiningOp<tensor::CollapseShapeOp>();
+      c && c.getSrcType().getRank() == 5 &&
+      c.getReassociationIndices() ==
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}} &&
+      traceRepeat(c.getSrc(), h))
+    return;
+  h.base = v4;
+}
+
+/// Unbatched [Hkv, rep, S, d] broadcast from [Hkv, S, d] (or [S, Hkv, d]): the source, with
+/// the layout and the repeat (repeat_interleave of [tokens, D] programs).
+bool traceUnbatchedRepeat(Value v4, Heads &h) {
+  auto g = v4.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 0 ||
+      !g.getIndexingMapsArray().back().isIdentity() ||
+      cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0) !=
+          g.getBody()->getArgument(0))
+    return false;
+  MLIRContext *ctx = g.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap in = g.getIndexingMapsArray()[0];
+  if (in == AffineMap::get(4, 0, {d(0), d(2), d(3)}, ctx))
+    h.layout = AttentionLayout::BHSD;
+  else if (in == AffineMap::get(4, 0, {d(2), d(0), d(3)}, ctx))
+    h.layout = AttentionLayout::BSHD;
+  else
+    return false;
+  h.unbatched = true;
+  h.repeat = cast<RankedTensorType>(v4.getType()).getDimSize(1);
+  h.base = peelElementwise(g.getDpsInputs()[0], h.scale);
+  if (auto t = h.base.getDefiningOp<linalg::TransposeOp>();
+      h.layout == AttentionLayout::BHSD && isPermutation(t, {1, 0, 2})) {
+    h.layout = AttentionLayout::BSHD;
+    h.base = peelElementwise(t.getInput(), h.scale);
+  }
+  return true;
+}
+
+/// The [B·H, S, d] (or [B·H, d, S]) view of heads back to where they are stored.
+void traceHeads3(Value v3, Heads &h) {
+  v3 = peelElementwise(v3, h.scale);
+  auto t = v3.getDefiningOp<linalg::TransposeOp>();
+  if (isPermutation(t, {0, 2, 1})) {
+    h.transposed = true;
+    v3 = peelElementwise(t.getInput(), h.scale);
+    t = v3.getDefiningOp<linalg::TransposeOp>();
+  }
+  // Unbatched token-major heads [S, H, d] (programs over [tokens, D]).
+  if (isPermutation(t, {1, 0, 2}) || isPermutation(t, {1, 2, 0})) {
+    h.layout = AttentionLayout::BSHD;
+    h.unbatched = true;
+    h.transposed ^= isPermutation(t, {1, 2, 0});
+    h.base = peelElementwise(t.getInput(), h.scale);
+    return;
+  }
+  if (auto c = v3.getDefiningOp<tensor::CollapseShapeOp>()) {
+    SmallVector<ReassociationIndices> r = c.getReassociationIndices();
+    if (c.getSrcType().getRank() == 4 &&
+        r == SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}) {
+      double scale = h.scale;
+      if (!traceUnbatchedRepeat(peelElementwise(c.getSrc(), h.scale), h)) {
+        h.scale = scale;
+        traceHeads4(c.getSrc(), h);
+      }
+      return;
+    }
+    if (c.getSrcType().getRank() == 5 &&
+        r == SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4}} && traceRepeat(c.getSrc(), h))
+      return;
+  }
+  h.base = v3;
+  h.unbatched = true;
+}
+
+/// An operand of attention's products back to its stored heads, before any widening.
+Heads traceHeads(Value v3) {
+  Heads h;
+  traceHeads3(v3, h);
+  if (Operation *r = h.base.getDefiningOp();
+      isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(r))
+    if (Value narrow = getWidenedFrom(r->getOperand(0))) {
+      h.reshape = r;
+      h.base = narrow;
+    }
+  return h;
+}
+
+/// Follows reshapes that only add or drop unit dimensions.
+Value throughReshapes(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+      break;
+    v = op->getOperand(0);
+  }
+  return v;
+}
+
+linalg::GenericOp producerGeneric(Value v) {
+  return throughReshapes(v).getDefiningOp<linalg::GenericOp>();
+}
+
+/// The input of the reduction generic producing `v` over its last loop with `Combiner`-like
+/// op `Op` from `init`, or null.
+template <typename Op>
+Value reducedOverLastLoop(Value v, double init) {
+  linalg::GenericOp g = producerGeneric(v);
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 1 ||
+      g.getIteratorTypesArray().back() != utils::IteratorType::reduction ||
+      !g.getIndexingMapsArray()[0].isIdentity())
+    return nullptr;
+  auto op = dyn_cast_or_null<Op>(getSoleBodyOp(g));
+  Block *body = g.getBody();
+  if (!op || !llvm::is_contained(op->getOperands(), body->getArgument(0)) ||
+      !llvm::is_contained(op->getOperands(), body->getArgument(1)))
+    return nullptr;
+  auto fill = g.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  std::optional<double> start = fill ? floatConstant(fill.value()) : std::nullopt;
+  if (!start || *start != init)
+    return nullptr;
+  return g.getDpsInputs()[0];
+}
+
+/// The block argument's operand of generic `g`, through reshapes.
+Value operandOf(linalg::GenericOp g, Value arg) {
+  auto a = dyn_cast<BlockArgument>(arg);
+  if (!a || a.getOwner() != g.getBody() || a.getArgNumber() >= g.getNumDpsInputs())
+    return nullptr;
+  return throughReshapes(g.getDpsInputs()[a.getArgNumber()]);
+}
+
+/// Whether `flags` are, per row, "every score of s is -inf": an and-reduction of s == -inf.
+bool isRowFullyMasked(Value flags, Value s) {
+  linalg::GenericOp all = producerGeneric(flags);
+  if (!all || all.getNumDpsInputs() != 1 || all.getNumReductionLoops() != 1 ||
+      !isa_and_nonnull<arith::AndIOp>(getSoleBodyOp(all)))
+    return false;
+  auto fill = all.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  auto start = fill ? fill.value().getDefiningOp<arith::ConstantOp>() : arith::ConstantOp();
+  if (!start || start.getValue() != BoolAttr::get(all.getContext(), true))
+    return false;
+  linalg::GenericOp eq = producerGeneric(all.getDpsInputs()[0]);
+  if (!allParallelIdentity(eq) || eq.getNumDpsInputs() != 1 ||
+      throughReshapes(eq.getDpsInputs()[0]) != s)
+    return false;
+  Value x = cast<linalg::YieldOp>(eq.getBody()->getTerminator()).getOperand(0);
+  auto cmp = x.getDefiningOp<arith::CmpFOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpFPredicate::OEQ)
+    return false;
+  Value lhs = cmp.getLhs();
+  if (auto ext = lhs.getDefiningOp<arith::ExtFOp>())
+    lhs = ext.getIn();
+  std::optional<double> c = floatConstant(cmp.getRhs());
+  return lhs == eq.getBody()->getArgument(0) && c && std::isinf(*c) && *c < 0;
+}
+
+/// The scores and their softmax: p = exp(s - max s) / Σ exp(s - max s), optionally 0 on rows
+/// that are all -inf. Returns s.
+Value matchSoftmax(Value p) {
+  linalg::GenericOp norm = producerGeneric(p);
+  if (!norm || norm.getNumReductionLoops() != 0)
+    return nullptr;
+  Value y = cast<linalg::YieldOp>(norm.getBody()->getTerminator()).getOperand(0);
+  Value guard;
+  if (auto sel = y.getDefiningOp<arith::SelectOp>()) {
+    std::optional<double> zero = floatConstant(sel.getTrueValue());
+    if (!zero || *zero != 0.0)
+      return nullptr;
+    guard = operandOf(norm, sel.getCondition());
+    y = sel.getFalseValue();
+  }
+  auto div = y.getDefiningOp<arith::DivFOp>();
+  if (!div)
+    return nullptr;
+  Value e = operandOf(norm, div.getLhs()), sum = operandOf(norm, div.getRhs());
+  if (!e || !sum || throughReshapes(reducedOverLastLoop<arith::AddFOp>(sum, 0.0)) != e)
+    return nullptr;
+  linalg::GenericOp expo = e.getDefiningOp<linalg::GenericOp>();
+  if (!expo || expo.getNumReductionLoops() != 0)
+    return nullptr;
+  Value ey = cast<linalg::YieldOp>(expo.getBody()->getTerminator()).getOperand(0);
+  auto exp = ey.getDefiningOp<math::ExpOp>();
+  auto sub = exp ? exp.getOperand().getDefiningOp<arith::SubFOp>() : arith::SubFOp();
+  if (!sub)
+    return nullptr;
+  Value s = operandOf(expo, sub.getLhs()), max = operandOf(expo, sub.getRhs());
+  double minusInf = -std::numeric_limits<double>::infinity();
+  if (!s || !max || throughReshapes(reducedOverLastLoop<arith::MaximumFOp>(max, minusInf)) != s)
+    return nullptr;
+  if (guard && !isRowFullyMasked(guard, s))
+    return nullptr;
+  return s;
+}
+
+/// A linear form a·j + b·i + c of the query index i and key index j.
+struct Linear {
+  int64_t a = 0, b = 0, c = 0;
+};
+
+/// Which loop (1: query, 2: key) the position tensor `operand` of `g` holds the index of: a
+/// 1-D `index_cast(linalg.index 0)` generic, reshaped with unit dimensions.
+std::optional<unsigned> positionLoop(linalg::GenericOp g, OpOperand &operand) {
+  linalg::GenericOp iota = producerGeneric(operand.get());
+  if (!iota || iota.getNumDpsInputs() != 0 || iota.getNumLoops() != 1)
+    return std::nullopt;
+  Value y = cast<linalg::YieldOp>(iota.getBody()->getTerminator()).getOperand(0);
+  if (auto cast = y.getDefiningOp<arith::IndexCastOp>())
+    y = cast.getIn();
+  auto index = y.getDefiningOp<linalg::IndexOp>();
+  if (!index || index.getDim() != 0)
+    return std::nullopt;
+  std::optional<SmallVector<unsigned>> dims =
+      getReadDims(g.getMatchingIndexingMap(&operand), cast<ShapedType>(operand.get().getType()));
+  if (!dims || dims->size() != 1 || ((*dims)[0] != 1 && (*dims)[0] != 2))
+    return std::nullopt;
+  return (*dims)[0];
+}
+
+std::optional<Linear> linearForm(linalg::GenericOp g, Value v) {
+  if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+    return linearForm(g, cast.getIn());
+  if (auto c = v.getDefiningOp<arith::ConstantOp>())
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return Linear{0, 0, i.getInt()};
+  if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
+    std::optional<Linear> l = linearForm(g, sub.getLhs()), r = linearForm(g, sub.getRhs());
+    if (l && r)
+      return Linear{l->a - r->a, l->b - r->b, l->c - r->c};
+    return std::nullopt;
+  }
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != g.getBody() || arg.getArgNumber() >= g.getNumDpsInputs())
+    return std::nullopt;
+  std::optional<unsigned> loop = positionLoop(g, *g.getDpsInputOperand(arg.getArgNumber()));
+  if (!loop)
+    return std::nullopt;
+  return *loop == 2 ? Linear{1, 0, 0} : Linear{0, 1, 0};
+}
+
+bool holds(arith::CmpIPredicate p, int64_t x) {
+  switch (p) {
+  case arith::CmpIPredicate::slt: return x < 0;
+  case arith::CmpIPredicate::sle: return x <= 0;
+  case arith::CmpIPredicate::sgt: return x > 0;
+  case arith::CmpIPredicate::sge: return x >= 0;
+  case arith::CmpIPredicate::eq: return x == 0;
+  case arith::CmpIPredicate::ne: return x != 0;
+  default: llvm_unreachable("unsigned predicates are refused before");
+  }
+}
+
+/// What the score chain does to q·kᵀ: a scale, and whether it hides the keys after the query.
+struct ScoreEdit {
+  double scale = 1.0;
+  bool causal = false;
+  linalg::BatchMatmulOp qk;
+};
+
+/// A mask term select(cmp(j - i, c), 0 | -inf, -inf | 0) of generic `g` as "causal", given
+/// the query and key lengths; fails on any other mask.
+LogicalResult matchCausalTerm(linalg::GenericOp g, Value m, int64_t sq, int64_t sk,
+                              ScoreEdit &edit) {
+  auto sel = m.getDefiningOp<arith::SelectOp>();
+  auto cmp = sel ? sel.getCondition().getDefiningOp<arith::CmpIOp>() : arith::CmpIOp();
+  std::optional<double> t = sel ? floatConstant(sel.getTrueValue()) : std::nullopt;
+  std::optional<double> f = sel ? floatConstant(sel.getFalseValue()) : std::nullopt;
+  if (!cmp || !t || !f || edit.causal || sq != sk)
+    return failure();
+  bool hideWhenTrue = std::isinf(*t) && *t < 0 && *f == 0.0;
+  if (!hideWhenTrue && !(std::isinf(*f) && *f < 0 && *t == 0.0))
+    return failure();
+  if (!llvm::is_contained({arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
+                           arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge},
+                          cmp.getPredicate()))
+    return failure();
+  std::optional<Linear> l = linearForm(g, cmp.getLhs()), r = linearForm(g, cmp.getRhs());
+  if (!l || !r)
+    return failure();
+  Linear d{l->a - r->a, l->b - r->b, l->c - r->c};
+  // A function of j - i alone: decide every distance the scores have.
+  if (d.a == 0 || d.a != -d.b)
+    return failure();
+  for (int64_t dist = -(sq - 1); dist <= sk - 1; ++dist) {
+    bool hidden = holds(cmp.getPredicate(), d.a * dist + d.c) == hideWhenTrue;
+    if (hidden != (dist > 0))
+      return failure();
+  }
+  edit.causal = true;
+  return success();
+}
+
+/// The scores' elementwise chain back to the product q·kᵀ: each generic computes c·s, plus a
+/// causal mask term in at most one.
+FailureOr<ScoreEdit> matchScoreChain(Value s, int64_t sq, int64_t sk) {
+  ScoreEdit edit;
+  while (!(edit.qk = s.getDefiningOp<linalg::BatchMatmulOp>())) {
+    auto g = s.getDefiningOp<linalg::GenericOp>();
+    if (!g || g.getNumReductionLoops() != 0 || g.getNumResults() != 1)
+      return failure();
+    // The running score is the one input read with the identity map.
+    std::optional<unsigned> scoreArg;
+    for (OpOperand *in : g.getDpsInputOperands())
+      if (g.getMatchingIndexingMap(in).isIdentity() &&
+          isa<FloatType>(getElementTypeOrSelf(in->get().getType()))) {
+        if (scoreArg)
+          return failure();
+        scoreArg = in->getOperandNumber();
+      }
+    if (!scoreArg)
+      return failure();
+    Value x = cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0);
+    while (x != g.getBody()->getArgument(*scoreArg)) {
+      Operation *op = x.getDefiningOp();
+      if (!op || op->getBlock() != g.getBody())
+        return failure();
+      if (isa<arith::MulFOp, arith::DivFOp>(op)) {
+        Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+        std::optional<double> c = floatConstant(rhs);
+        if (!c && isa<arith::MulFOp>(op) && (c = floatConstant(lhs)))
+          std::swap(lhs, rhs);
+        if (!c)
+          return failure();
+        edit.scale = isa<arith::MulFOp>(op) ? edit.scale * *c : edit.scale / *c;
+        x = lhs;
+      } else if (auto add = dyn_cast<arith::AddFOp>(op)) {
+        Value term = add.getRhs(), rest = add.getLhs();
+        if (failed(matchCausalTerm(g, term, sq, sk, edit))) {
+          std::swap(term, rest);
+          if (failed(matchCausalTerm(g, term, sq, sk, edit)))
+            return failure();
+        }
+        x = rest;
+      } else {
+        return failure();
+      }
+    }
+    s = g.getDpsInputs()[*scoreArg];
+  }
+  return edit;
+}
+
+/// The shape of the stored heads as attention reads them (before a leading unit batch).
+ArrayRef<int64_t> storedShape(const Heads &h) {
+  Value v = h.reshape ? h.reshape->getResult(0) : h.base;
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// The stored heads of one operand, as coda.attention reads them (rank 4).
+Value headsOperand(OpBuilder &b, Location loc, const Heads &h) {
+  Type element = getElementTypeOrSelf(h.base.getType());
+  Value v = h.base;
+  if (auto e = dyn_cast_or_null<tensor::ExpandShapeOp>(h.reshape))
+    v = tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(storedShape(h), element), v,
+                                      e.getReassociationIndices());
+  else if (auto c = dyn_cast_or_null<tensor::CollapseShapeOp>(h.reshape))
+    v = tensor::CollapseShapeOp::create(b, loc, RankedTensorType::get(storedShape(h), element), v,
+                                        c.getReassociationIndices());
+  if (!h.unbatched)
+    return v;
+  SmallVector<int64_t> shape{1};
+  llvm::append_range(shape, storedShape(h));
+  return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(shape, element), v,
+                                       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+}
+
+/// Dimension sizes [B, H] of stored heads; nullopt when they are not heads of rank 4 (3
+/// unbatched).
+std::optional<std::pair<int64_t, int64_t>> batchAndHeads(const Heads &h) {
+  ArrayRef<int64_t> shape = storedShape(h);
+  if (shape.size() != (h.unbatched ? 3u : 4u))
+    return std::nullopt;
+  if (h.unbatched)
+    return std::make_pair(int64_t(1), shape[h.layout == AttentionLayout::BHSD ? 0 : 1]);
+  return std::make_pair(shape[0], shape[h.layout == AttentionLayout::BHSD ? 1 : 2]);
+}
+
+/// Erases what `attention` replaced, from the values `last` up, and records the bytes those ops moved,
+/// with `before` (for --coda-report-traffic).
+void eraseReplaced(RewriterBase &rewriter, AttentionOp attention, ArrayRef<Value> last,
+                   Traffic before = {}) {
+  eraseDeadProducers(rewriter, last, [&](Operation *op) {
+    if (isKernel(op) && !isa<linalg::FillOp>(op))
+      before += kernelTraffic(op);
+  });
+  attention->setAttr(kUnfusedBytesAttr,
+                     rewriter.getDenseI64ArrayAttr({before.read, before.written}));
+}
+
+/// Replaces the attention that ends in `pv` with one coda.attention; false when it is not one.
+bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
+  auto fill = pv.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  std::optional<double> zero = fill ? floatConstant(fill.value()) : std::nullopt;
+  if (!zero || *zero != 0.0)
+    return false;
+  Value s = matchSoftmax(pv.getDpsInputs()[0]);
+  if (!s || cast<RankedTensorType>(s.getType()).getRank() != 3)
+    return false;
+  auto scoreType = cast<RankedTensorType>(s.getType());
+  FailureOr<ScoreEdit> edit = matchScoreChain(s, scoreType.getDimSize(1), scoreType.getDimSize(2));
+  if (failed(edit))
+    return false;
+  linalg::BatchMatmulOp qk = edit->qk;
+  auto qkFill = qk.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  std::optional<double> qkZero = qkFill ? floatConstant(qkFill.value()) : std::nullopt;
+  if (!qkZero || *qkZero != 0.0)
+    return false;
+
+  Heads q = traceHeads(qk.getDpsInputs()[0]), k = traceHeads(qk.getDpsInputs()[1]),
+        v = traceHeads(pv.getDpsInputs()[1]);
+  if (q.transposed || !k.transposed || v.transposed || q.repeat != 1 || v.scale != 1.0 ||
+      k.repeat != v.repeat || q.layout != k.layout || q.layout != v.layout ||
+      q.unbatched != k.unbatched || q.unbatched != v.unbatched)
+    return false;
+  Type element = getElementTypeOrSelf(q.base.getType());
+  if (getElementTypeOrSelf(k.base.getType()) != element ||
+      getElementTypeOrSelf(v.base.getType()) != element ||
+      !(element.isBF16() || element.isF16() || element.isF32()))
+    return false;
+  auto qDims = batchAndHeads(q), kDims = batchAndHeads(k);
+  if (!qDims || !kDims || batchAndHeads(v) != kDims || kDims->first != qDims->first ||
+      kDims->second * k.repeat != qDims->second ||
+      qDims->first * qDims->second != scoreType.getDimSize(0))
+    return false;
+
+  // The output: [B·H, Sq, dv] in f32, or truncated to the heads' type by its one user.
+  Value result = pv.getResult(0);
+  Operation *replaced = pv;
+  if (element != getElementTypeOrSelf(result.getType())) {
+    if (!result.hasOneUse())
+      return false;
+    auto trunc = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+    auto op = trunc ? dyn_cast_or_null<arith::TruncFOp>(getSoleBodyOp(trunc)) : nullptr;
+    if (!op || !allParallelIdentity(trunc) || trunc.getNumDpsInputs() != 1 ||
+        op.getType() != element)
+      return false;
+    replaced = trunc;
+  }
+
+  Location loc = pv.getLoc();
+  rewriter.setInsertionPoint(replaced);
+  Value qv = headsOperand(rewriter, loc, q), kv = headsOperand(rewriter, loc, k),
+        vv = headsOperand(rewriter, loc, v);
+  auto vType = cast<RankedTensorType>(vv.getType());
+  SmallVector<int64_t> outShape(cast<RankedTensorType>(qv.getType()).getShape());
+  outShape[3] = vType.getDimSize(3);
+  auto outType = RankedTensorType::get(outShape, element);
+  MLIRContext *ctx = rewriter.getContext();
+  MaskAttr mask = edit->causal ? MaskAttr::get(ctx, true, -1, -1, 1, 0, 0, 0) : MaskAttr();
+  double scale = q.scale * k.scale * edit->scale;
+  auto attention = AttentionOp::create(
+      rewriter, loc, outType, Type(), qv, kv, vv, Value(),
+      rewriter.getF32FloatAttr(static_cast<float>(scale)), mask,
+      AttentionLayoutAttr::get(ctx, q.layout));
+
+  // Back to the [B·H, Sq, dv] view the program had; a token-major output read back as
+  // expand → transpose(0, 2, 1, 3) replaces that transpose instead.
+  Value out = attention.getOut();
+  Value old = replaced->getResult(0);
+  if (q.layout == AttentionLayout::BSHD && old.hasOneUse()) {
+    auto expand = dyn_cast<tensor::ExpandShapeOp>(*old.getUsers().begin());
+    auto t = expand && expand.getResult().hasOneUse()
+                 ? dyn_cast<linalg::TransposeOp>(*expand.getResult().getUsers().begin())
+                 : linalg::TransposeOp();
+    if (isPermutation(t, {0, 2, 1, 3}) && t.getResult()[0].getType() == out.getType()) {
+      Traffic transpose = kernelTraffic(t);
+      Value init = t.getInit();
+      rewriter.replaceOp(t, out);
+      eraseReplaced(rewriter, attention, {expand.getResult(), init}, transpose);
+      return true;
+    }
+  }
+  // Unbatched token-major heads read back as [S, H, dv]: the transpose (1, 0, 2) the program
+  // writes is the output itself.
+  if (q.layout == AttentionLayout::BSHD && q.unbatched && old.hasOneUse())
+    if (auto t = dyn_cast<linalg::TransposeOp>(*old.getUsers().begin());
+        isPermutation(t, {1, 0, 2})) {
+      Value heads = tensor::CollapseShapeOp::create(
+          rewriter, loc, t.getResult()[0].getType(), out,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+      Traffic transpose = kernelTraffic(t);
+      Value init = t.getInit();
+      rewriter.replaceOp(t, heads);
+      eraseReplaced(rewriter, attention, {old, init}, transpose);
+      return true;
+    }
+  if (q.layout == AttentionLayout::BSHD) {
+    SmallVector<int64_t> bhsd{outShape[0], outShape[2], outShape[1], outShape[3]};
+    Value init = tensor::EmptyOp::create(rewriter, loc, bhsd, element);
+    out = linalg::TransposeOp::create(rewriter, loc, out, init, ArrayRef<int64_t>{0, 2, 1, 3})
+              .getResult()[0];
+  }
+  out = tensor::CollapseShapeOp::create(rewriter, loc, old.getType(), out,
+                                        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  rewriter.replaceAllUsesWith(old, out);
+  eraseReplaced(rewriter, attention, old);
+  return true;
+}
+
+struct CodaFuseAttentionPass : coda::impl::CodaFuseAttentionBase<CodaFuseAttentionPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Each P·V product in turn; a rewrite erases other products (its q·kᵀ), so the walk
+    // restarts after each. Products that do not match are not changed and not tried again.
+    llvm::DenseSet<Operation *> tried;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      getOperation()->walk([&](linalg::BatchMatmulOp op) {
+        if (!tried.insert(op).second)
+          return WalkResult::advance();
+        changed = fuseAttention(op, rewriter);
+        return changed ? WalkResult::interrupt() : WalkResult::advance();
+      });
+    }
+  }
+};
+} // namespace
