@@ -3,7 +3,8 @@
 # examples/cuda emitted with its PyTorch binding, built with torch.utils.cpp_extension, run
 # against a PyTorch reference on ragged shapes and refusing unaligned ones
 # (test/gpu/check_examples.py, one process per example), then one small case of each under
-# compute-sanitizer memcheck and racecheck (again one process per example).
+# compute-sanitizer memcheck and racecheck (again one process per example); the coda.attention
+# cases of test/gpu/check_attention.py, two of them under both sanitizers.
 # Needs build/bin/coda-translate (./scripts/build.sh) and `pip install nvidia-cutlass==4.2.0.0`
 # (or CUTLASS_DIR). On a GPU machine without LLVM, emit elsewhere into OUT_DIR first.
 # Usage: test/gpu/run.sh [OUT_DIR]   (exit 0 when every check passes)
@@ -21,6 +22,12 @@ names=$("${check[@]}" --list)  # a Python start with torch: once
 for name in $names; do
   "${check[@]}" --only "$name" || { echo "FAILED: $name"; status=1; }
 done
+# coda.attention: every case of check_attention.py (emitted here, or taken from OUT_DIR/attention).
+attention=(python3 -u "$root/test/gpu/check_attention.py" --emitted "$out/attention")
+if [ -x "$build/bin/coda-translate" ]; then
+  python3 "$root/test/gpu/check_attention.py" --emit "$out/attention" --build "$build" || status=1
+fi
+"${attention[@]}" || status=1
 # One process per example: memcheck over all of them in one process (22 extensions loading on
 # as many threads) ends in a segmentation fault before any check runs on the H100 and H200,
 # where groups of up to six pass.
@@ -36,6 +43,16 @@ for tool in memcheck racecheck; do
     else
       tail -30 "$out/$tool-$name.log"
       echo "FAILED: $tool $name"
+      status=1
+    fi
+  done
+  for name in causal_gqa4_d128_bshd sinks; do
+    if compute-sanitizer --tool "$tool" "${skip[@]}" --error-exitcode 1 "${attention[@]}" --only "$name" \
+        > "$out/$tool-attention-$name.log" 2>&1; then
+      echo "attention $name: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-attention-$name.log")"
+    else
+      tail -30 "$out/$tool-attention-$name.log"
+      echo "FAILED: $tool attention $name"
       status=1
     fi
   done

@@ -97,6 +97,8 @@ private:
                                   SmallVectorImpl<Value> &params,
                                   SmallVectorImpl<unsigned> &vectorParams, int64_t &threads,
                                   GenericRole role = GenericRole::Kernel);
+  /// The `Problem` of the attention kernel (coda/Runtime/Attention.cuh) for `op`.
+  LogicalResult emitAttentionProblem(AttentionOp op, StringRef name);
   int64_t emitSliceKernel(StringRef name, RankedTensorType small, RankedTensorType large,
                           ArrayRef<int64_t> offsets, bool insert, ArrayRef<int64_t> strides = {});
   LogicalResult emitScalarOp(Operation &op);

@@ -33,7 +33,7 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
     }
   for (Operation &op : func.getBody().front()) {
     bool ok = llvm::TypeSwitch<Operation *, bool>(&op)
-                  .Case<GemmOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                  .Case<GemmOp, AttentionOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp,
                         func::ReturnOp, arith::ConstantOp>([](auto) { return true; })
                   .Case([&](func::CallOp call) { return launchers.contains(call.getCallee()); })
                   .Case([&](tensor::InsertSliceOp s) { return s.hasUnitStride() && s.getSourceType().hasStaticShape() && s.getOffsets().empty(); })
@@ -197,6 +197,20 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << ")) return s;\n";
       scratch.push_back(name + "_workspace_size(" + std::to_string(m) + ", " + std::to_string(n) +
                         ", " + std::to_string(k) + ")");
+    } else if (auto attention = dyn_cast<AttentionOp>(op)) {
+      std::string name = kernelName(attention);
+      CudaEmitter attentionEmitter(kos, options);
+      if (failed(attentionEmitter.emitAttentionProblem(attention, name)))
+        return failure();
+      std::string out = ptr(attention.getOut());
+      for (const std::string &p : {ptr(attention.getQ()), ptr(attention.getK()),
+                                   ptr(attention.getV()), out})
+        requireAligned(p);
+      bos << "  // coda.attention " << name << ".\n";
+      bos << "  if (coda::rt::attention::launch<" << name << ">(" << ptr(attention.getQ())
+          << ", " << ptr(attention.getK()) << ", " << ptr(attention.getV()) << ", " << out
+          << ", " << (attention.getLse() ? ptr(attention.getLse()) : std::string("nullptr"))
+          << ", stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       bos << "  // " << (cast<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
                               ->hasAttr("coda.weight_prep") ? "weight preparation " : "")

@@ -146,7 +146,8 @@ Value cuda::writtenToResult(OpOperand &returned) {
     v = v.getDefiningOp()->getOperand(0);
   Operation *ret = returned.getOwner();
   if (v.getDefiningOp() &&
-      isa<GemmOp, linalg::GenericOp, func::CallOp, tensor::ExtractSliceOp>(v.getDefiningOp()) &&
+      isa<GemmOp, AttentionOp, linalg::GenericOp, func::CallOp, tensor::ExtractSliceOp>(
+          v.getDefiningOp()) &&
       llvm::count(ret->getOperands(), returned.get()) == 1)
     return v;
   return {};
@@ -264,4 +265,17 @@ KernelConfigAttr cuda::toKernelConfigAttr(MLIRContext *context, const KernelConf
       config.pingpong ? KernelSchedule::Pingpong : KernelSchedule::Cooperative, raster,
       config.swizzle, config.epilogueN, config.fullDivision ? Division::Full : Division::Ieee,
       wholeWaves ? GridSize::WholeWaves : GridSize::AllSms, stores, tmaTables);
+}
+
+bool cuda::hasAttentionKernel(AttentionOp op) {
+  Type element = op.getQ().getType().getElementType();
+  int64_t d = op.getHeadSize();
+  if (!(element.isBF16() || element.isF16()) || d % 16 != 0 || d > 128 ||
+      op.getValueSize() != d || op.getLens())
+    return false;
+  if (op.getScore().empty())
+    return true;
+  return llvm::all_of(op.getScore().front().without_terminator(), [](Operation &inner) {
+    return isa<arith::ArithDialect, math::MathDialect>(inner.getDialect());
+  });
 }

@@ -12,6 +12,7 @@
 
 #include "coda/Conversion/CodaToLinalg/CodaToLinalg.h"
 #include "coda/Dialect/Coda/IR/CodaOps.h"
+#include "coda/Target/Cuda/Plan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -38,10 +39,13 @@ struct GeneralizeNamedOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   }
 };
 
-/// A coda.attention that no attention kernel runs: its --coda-expand form, as generics.
+/// A coda.attention that the attention kernel does not run: its --coda-expand form, as
+/// generics.
 struct ExpandAttentionWithoutKernel : public OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    if (cuda::hasAttentionKernel(op))
+      return failure();
     return expandAttentionOp(rewriter, op);
   }
 };

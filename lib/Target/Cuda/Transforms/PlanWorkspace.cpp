@@ -71,8 +71,8 @@ static FailureOr<Layout> layoutLauncher(func::FuncOp func, LauncherKind kind,
     for (Value r : op.getResults())
       if (!placed.contains(r) && isa<RankedTensorType>(r.getType()))
         allocate(r);
-    if (auto gemm = dyn_cast<GemmOp>(op)) {
-      for (Value v : gemm->getOperands())
+    if (isa<GemmOp, AttentionOp>(op)) {
+      for (Value v : op.getOperands())
         use(v);
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       for (Value v : call.getOperands())

@@ -66,10 +66,14 @@ struct ScheduleLaunchesPass : public coda::impl::CodaScheduleLaunchesBase<Schedu
       return;
     Builder b(func.getContext());
     std::string prefix = func.getSymName().str();
-    unsigned gemms = 0;
+    unsigned gemms = 0, attentions = 0;
     func.walk([&](GemmOp op) {
       op->setAttr(kKernelsAttr,
                   b.getStrArrayAttr({prefix + "_k" + std::to_string(gemms++)}));
+    });
+    func.walk([&](AttentionOp op) {
+      op->setAttr(kKernelsAttr,
+                  b.getStrArrayAttr({prefix + "_a" + std::to_string(attentions++)}));
     });
     // Named in the ops' order before scheduling, so that every launcher of the function (the
     // weight preparation's runs a subset of its ops) calls the kernels the full one defines.

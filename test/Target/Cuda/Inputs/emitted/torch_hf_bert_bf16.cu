@@ -24,6 +24,7 @@
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
+#include "coda/Runtime/Attention.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -934,180 +935,34 @@ __global__ void main_g11(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 128LL));
 }
 
-// main_g12: linalg.fill.
-__global__ void main_g12(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g13: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
-__global__ void main_g13(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 256LL % 2LL;
-  long long d1 = point / 64LL % 4LL;
-  long long d2 = point / 8LL % 8LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-  for (long long d4 = 0; d4 < 16LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d3 * 64LL + d1 * 16LL + d4);
-    float v3 = v2;
-    float v4 = v1;
-    float v5 = v4 * v3;
-    float v6 = v0 + v5;
-    v0 = v6;
+// main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd).
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
+  static constexpr float scale = 2.500000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 64;
+  static __device__ __forceinline__ long long qOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
-}
-
-// main_g14: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g14(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    long long v2 = d2;
-    float v3 = 2.500000000e-01f;
-    float v4 = v1 * v3;
-    long long v5 = 0;
-    long long v6 = v2 + v5;
-    bool v7 = true;
-    float v8 = -INFINITY;
-    float v9 = v7 ? v4 : v8;
-    v0v.v[e] = v9;
+  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
   }
-  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g15: linalg.fill.
-__global__ void main_g15(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g16: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g16(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return true; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g17: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g17(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    float v5 = 0.000000000e+00f;
-    float v6 = -INFINITY;
-    bool v7 = v2 == v6;
-    float v8 = v7 ? v5 : v4;
-    v0v.v[e] = v8;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return true;
   }
-  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g18: linalg.fill.
-__global__ void main_g18(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g19: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g19(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
+};
 
-// main_g20: linalg.fill.
-__global__ void main_g20(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g21: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
-__global__ void main_g21(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 16LL % 8LL;
-  long long d3 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
-  for (long long d4 = 0; d4 < 8LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d4 * 64LL + d1 * 16LL + d3);
-    float v3 = v2;
-    float v4 = v1 * v3;
-    float v5 = v0 + v4;
-    v0 = v5;
-  }
-  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
-}
-
-// main_g22: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g22(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = 0.000000000e+00f;
-    bool v4 = v2 == v3;
-    float v5 = v1 / v2;
-    float v6 = v4 ? v3 : v5;
-    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
-    v0v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
-}
-
-// main_g23: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g23(const float *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, const __nv_bfloat16 *__restrict__ p4, __nv_bfloat16 *__restrict__ p5) {
+// main_g12: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g12(const float *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, const __nv_bfloat16 *__restrict__ p4, __nv_bfloat16 *__restrict__ p5) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 8LL % 16LL;
@@ -1153,14 +1008,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 111360 + scratch;
+  return 93952 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 111360;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24832)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26880)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28416)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28928)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 29440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 39680)) || !coda_aligned(reinterpret_cast<float *>(ws + 43776)) || !coda_aligned(reinterpret_cast<float *>(ws + 45824)) || !coda_aligned(reinterpret_cast<float *>(ws + 48384)) || !coda_aligned(reinterpret_cast<float *>(ws + 55040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59136)) || !coda_aligned(reinterpret_cast<float *>(ws + 106752)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 93952;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24832)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26880)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28416)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28928)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 29440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 39680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 89344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
   // weight preparation @coda_concat_weights_64x64_64x64_64x64_rows.
   if (int s = coda_concat_weights_64x64_64x64_64x64_rows_run(static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1198,41 +1053,18 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 29440), reinterpret_cast<__nv_bfloat16 *>(ws + 39680));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 41728));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 43776), reinterpret_cast<float *>(ws + 41728), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g13<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<float *>(ws + 43776));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 43776), reinterpret_cast<float *>(ws + 45824));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 47872));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 48128), reinterpret_cast<float *>(ws + 47872), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 45824), reinterpret_cast<float *>(ws + 48128));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 45824), reinterpret_cast<float *>(ws + 48128), reinterpret_cast<float *>(ws + 48384));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 50432));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 50688), reinterpret_cast<float *>(ws + 50432), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 48384), reinterpret_cast<float *>(ws + 50688));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 50944));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 55040), reinterpret_cast<float *>(ws + 50944), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g21<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 48384), reinterpret_cast<__nv_bfloat16 *>(ws + 39680), reinterpret_cast<float *>(ws + 55040));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 55040), reinterpret_cast<float *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 59136));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<__nv_bfloat16 *>(ws + 39680), reinterpret_cast<__nv_bfloat16 *>(ws + 41728), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<float *>(ws + 63232), reinterpret_cast<float *>(ws + 63488), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 41728), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<float *>(ws + 45824), reinterpret_cast<float *>(ws + 46080), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
-  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 63744), reinterpret_cast<float *>(ws + 96512), reinterpret_cast<float *>(ws + 97536), scratch, stream)) return s;
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 46336), reinterpret_cast<float *>(ws + 79104), reinterpret_cast<float *>(ws + 80128), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<__nv_bfloat16 *>(ws + 63744), reinterpret_cast<float *>(ws + 96512), reinterpret_cast<float *>(ws + 97536), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 63488), reinterpret_cast<float *>(ws + 63232), reinterpret_cast<__nv_bfloat16 *>(ws + 98560), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<__nv_bfloat16 *>(ws + 46336), reinterpret_cast<float *>(ws + 79104), reinterpret_cast<float *>(ws + 80128), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 46080), reinterpret_cast<float *>(ws + 45824), reinterpret_cast<__nv_bfloat16 *>(ws + 81152), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 98560), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 61184), reinterpret_cast<float *>(ws + 63488), reinterpret_cast<float *>(ws + 63232), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 106752), reinterpret_cast<float *>(ws + 110848), reinterpret_cast<float *>(ws + 111104), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 106752), reinterpret_cast<float *>(ws + 111104), reinterpret_cast<float *>(ws + 110848), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 81152), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<float *>(ws + 46080), reinterpret_cast<float *>(ws + 45824), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 89344), reinterpret_cast<float *>(ws + 93440), reinterpret_cast<float *>(ws + 93696), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89344), reinterpret_cast<float *>(ws + 93696), reinterpret_cast<float *>(ws + 93440), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
@@ -1263,14 +1095,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 51968 + scratch;
+  return 34560 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 51968;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4352)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13056)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15104)) || !coda_aligned(reinterpret_cast<float *>(ws + 19200)) || !coda_aligned(reinterpret_cast<float *>(ws + 21248)) || !coda_aligned(reinterpret_cast<float *>(ws + 23808)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<float *>(ws + 47360)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 34560;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4352)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13056)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 29952)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
   main_g0<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1306,39 +1138,16 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4864), reinterpret_cast<__nv_bfloat16 *>(ws + 15104));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 17152));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 19200), reinterpret_cast<float *>(ws + 17152), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g13<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<float *>(ws + 19200));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19200), reinterpret_cast<float *>(ws + 21248));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 23296));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 23552), reinterpret_cast<float *>(ws + 23296), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 21248), reinterpret_cast<float *>(ws + 23552));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 21248), reinterpret_cast<float *>(ws + 23552), reinterpret_cast<float *>(ws + 23808));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 25856));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 26112), reinterpret_cast<float *>(ws + 25856), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 23808), reinterpret_cast<float *>(ws + 26112));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 26368));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 30464), reinterpret_cast<float *>(ws + 26368), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g21<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 23808), reinterpret_cast<__nv_bfloat16 *>(ws + 15104), reinterpret_cast<float *>(ws + 30464));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 30464), reinterpret_cast<float *>(ws + 26112), reinterpret_cast<__nv_bfloat16 *>(ws + 34560));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<__nv_bfloat16 *>(ws + 15104), reinterpret_cast<__nv_bfloat16 *>(ws + 17152), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 34560), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 36608), reinterpret_cast<float *>(ws + 38656), reinterpret_cast<float *>(ws + 38912), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 17152), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), reinterpret_cast<float *>(ws + 21248), reinterpret_cast<float *>(ws + 21504), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 36608), static_cast<const __nv_bfloat16 *>(prepared1), static_cast<const float *>(prepared2), static_cast<const float *>(prepared3), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 38912), reinterpret_cast<float *>(ws + 38656), reinterpret_cast<__nv_bfloat16 *>(ws + 39168), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 19200), static_cast<const __nv_bfloat16 *>(prepared1), static_cast<const float *>(prepared2), static_cast<const float *>(prepared3), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 21504), reinterpret_cast<float *>(ws + 21248), reinterpret_cast<__nv_bfloat16 *>(ws + 21760), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 39168), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 36608), reinterpret_cast<float *>(ws + 38912), reinterpret_cast<float *>(ws + 38656), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 47360), reinterpret_cast<float *>(ws + 51456), reinterpret_cast<float *>(ws + 51712), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 47360), reinterpret_cast<float *>(ws + 51712), reinterpret_cast<float *>(ws + 51456), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 21760), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), reinterpret_cast<float *>(ws + 21504), reinterpret_cast<float *>(ws + 21248), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 29952), reinterpret_cast<float *>(ws + 34048), reinterpret_cast<float *>(ws + 34304), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 29952), reinterpret_cast<float *>(ws + 34304), reinterpret_cast<float *>(ws + 34048), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }

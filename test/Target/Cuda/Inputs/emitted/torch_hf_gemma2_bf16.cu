@@ -24,6 +24,7 @@
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
+#include "coda/Runtime/Attention.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -1027,182 +1028,35 @@ __global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g7: linalg.fill.
-__global__ void main_g7(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g8: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
-__global__ void main_g8(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 256LL % 2LL;
-  long long d1 = point / 64LL % 4LL;
-  long long d2 = point / 8LL % 8LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-  for (long long d4 = 0; d4 < 16LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 256LL + d3 * 32LL + (d1 / 2LL) * 16LL + d4);
-    float v3 = v2;
-    float v4 = v1;
-    float v5 = v4 * v3;
-    float v6 = v0 + v5;
-    v0 = v6;
+// main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
+  static constexpr float scale = 2.500000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 32;
+  static __device__ __forceinline__ long long qOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
-}
-
-// main_g9: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g9(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    long long d3 = d3v + e;
-    float v1 = v1v.v[e];
-    long long v2 = d2;
-    long long v3 = d3;
-    float v4 = 2.500000000e-01f;
-    float v5 = v1 * v4;
-    long long v6 = 0;
-    long long v7 = v2 + v6;
-    bool v8 = v3 <= v7;
-    float v9 = -INFINITY;
-    float v10 = v8 ? v5 : v9;
-    v0v.v[e] = v10;
+  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return static_cast<long long>(b) * 256 + static_cast<long long>(g) * 16;
   }
-  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g10: linalg.fill.
-__global__ void main_g10(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g11: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g11(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
+    k1 = min(k1, q1 - 1 + 1);
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g12: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g12(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    float v5 = 0.000000000e+00f;
-    float v6 = -INFINITY;
-    bool v7 = v2 == v6;
-    float v8 = v7 ? v5 : v4;
-    v0v.v[e] = v8;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return k1 - 1 <= q0;
   }
-  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g13: linalg.fill.
-__global__ void main_g13(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g14: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g14(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
+};
 
-// main_g15: linalg.fill.
-__global__ void main_g15(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g16: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
-__global__ void main_g16(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 16LL % 8LL;
-  long long d3 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
-  for (long long d4 = 0; d4 < 8LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 256LL + d4 * 32LL + (d1 / 2LL) * 16LL + d3);
-    float v3 = v2;
-    float v4 = v1 * v3;
-    float v5 = v0 + v4;
-    v0 = v5;
-  }
-  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
-}
-
-// main_g17: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g17(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = 0.000000000e+00f;
-    bool v4 = v2 == v3;
-    float v5 = v1 / v2;
-    float v6 = v4 ? v3 : v5;
-    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
-    v0v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
-}
-
-// main_g18: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
+// main_g7: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 8LL % 16LL;
@@ -1235,8 +1089,8 @@ __global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, const float *__re
   coda::rt::store8(p4, d0 * 64LL + d1v, v0v);
 }
 
-// main_g20: a linalg.generic over [64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g20(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g9: a linalg.generic over [64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g9(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 8LL) return;
   long long d0v = point / 1LL % 8LL * 8LL;
@@ -1253,8 +1107,8 @@ __global__ void main_g20(const __nv_bfloat16 *__restrict__ p0, float *__restrict
   coda::rt::store8(p1, d0v, v0v);
 }
 
-// main_g19: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__device__ __forceinline__ void main_g19_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+// main_g8: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__device__ __forceinline__ void main_g8_row(long long point, int lane, const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   if (point >= 16LL) return;
   long long d0 = point / 1LL % 16LL;
   float v0 = 0.f; // this lane's part
@@ -1276,17 +1130,17 @@ __device__ __forceinline__ void main_g19_row(long long point, int lane, const __
 }
 
 // One warp per output point.
-__global__ void main_g19(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-  main_g19_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1);
+__global__ void main_g8(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
+  main_g8_row((blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32, threadIdx.x % 32, p0, p1);
 }
 
-// main_g19, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
-__global__ void __launch_bounds__(1024) main_g19_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, unsigned *__restrict__ done, int tileM, long long early, int side) {
-  coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g19_row(point, lane, p0, p1); });
+// main_g8, handing its rows to the GEMM launched beside it a row block at a time (coda/Runtime/Overlap.cuh).
+__global__ void __launch_bounds__(1024) main_g8_published(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1, unsigned *__restrict__ done, int tileM, long long early, int side) {
+  coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g8_row(point, lane, p0, p1); });
 }
 
-// main_g21: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g21(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
+// main_g10: a linalg.generic over [16, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g10(const __nv_bfloat16 *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, const __nv_bfloat16 *__restrict__ p3, __nv_bfloat16 *__restrict__ p4) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 8LL % 16LL;
@@ -1334,14 +1188,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 142336 + scratch;
+  return 124928 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 142336;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56064)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(reinterpret_cast<float *>(ws + 63232)) || !coda_aligned(reinterpret_cast<float *>(ws + 65792)) || !coda_aligned(reinterpret_cast<float *>(ws + 72448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76544)) || !coda_aligned(reinterpret_cast<float *>(ws + 78592)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 82944)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<float *>(ws + 84992)) || !coda_aligned(reinterpret_cast<float *>(ws + 137984)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 124928;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56064)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59136)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 65536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<float *>(ws + 67584)) || !coda_aligned(reinterpret_cast<float *>(ws + 120576)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1375,59 +1229,36 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 58112));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 59136));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 59136), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g8<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<float *>(ws + 61184));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 63232));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65280));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 65536), reinterpret_cast<float *>(ws + 65280), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 63232), reinterpret_cast<float *>(ws + 65536));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 63232), reinterpret_cast<float *>(ws + 65536), reinterpret_cast<float *>(ws + 65792));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 67840));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 68096), reinterpret_cast<float *>(ws + 67840), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g14<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65792), reinterpret_cast<float *>(ws + 68096));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 68352));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 72448), reinterpret_cast<float *>(ws + 68352), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g16<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65792), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<float *>(ws + 72448));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 72448), reinterpret_cast<float *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 76544));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 59136), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 76544), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 78592), reinterpret_cast<float *>(ws + 82688), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
-  main_g18<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 78592), reinterpret_cast<float *>(ws + 82688), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 82944));
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 65280), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  main_g7<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 65280), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 65536));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<float *>(ws + 84992));
+  main_g9<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<float *>(ws + 67584));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<float *>(ws + 84992), reinterpret_cast<__nv_bfloat16 *>(ws + 85248), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<float *>(ws + 67584), reinterpret_cast<__nv_bfloat16 *>(ws + 67840), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<float *>(ws + 84992), reinterpret_cast<__nv_bfloat16 *>(ws + 97536), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<float *>(ws + 67584), reinterpret_cast<__nv_bfloat16 *>(ws + 80128), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 85248), reinterpret_cast<__nv_bfloat16 *>(ws + 97536), reinterpret_cast<__nv_bfloat16 *>(ws + 109824), scratch, stream)) return s;
-  // main_g19 hands its rows to main_k2, which runs beside it.
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 67840), reinterpret_cast<__nv_bfloat16 *>(ws + 80128), reinterpret_cast<__nv_bfloat16 *>(ws + 92416), scratch, stream)) return s;
+  // main_g8 hands its rows to main_k2, which runs beside it.
   coda::rt::RowsOverlap main_k2_rows = main_k2_rows_overlap(16, 192);
   if (main_k2_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 134656), 0, 4, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 117248), 0, 4, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g19_published<<<main_k2_rows.sms + main_k2_rows.side, 1024, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 82944), reinterpret_cast<float *>(ws + 134400), reinterpret_cast<unsigned *>(ws + 134656), 128, main_k2_rows.early, main_k2_rows.side);
+    main_g8_published<<<main_k2_rows.sms + main_k2_rows.side, 1024, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<float *>(ws + 116992), reinterpret_cast<unsigned *>(ws + 117248), 128, main_k2_rows.early, main_k2_rows.side);
   } else {
-    main_g19<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 82944), reinterpret_cast<float *>(ws + 134400));
+    main_g8<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<float *>(ws + 116992));
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k2.
-  if (int s = main_k2_launch(reinterpret_cast<__nv_bfloat16 *>(ws + 82944), reinterpret_cast<__nv_bfloat16 *>(ws + 109824), reinterpret_cast<float *>(ws + 134400), reinterpret_cast<__nv_bfloat16 *>(ws + 134912), 16, 192, 64, 64, 64, 192, scratch, stream, main_k2_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 134656) : nullptr, main_k2_rows.sms)) return s;
+  if (int s = main_k2_launch(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<__nv_bfloat16 *>(ws + 92416), reinterpret_cast<float *>(ws + 116992), reinterpret_cast<__nv_bfloat16 *>(ws + 117504), 16, 192, 64, 64, 64, 192, scratch, stream, main_k2_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 117248) : nullptr, main_k2_rows.sms)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 134912), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 137984), reinterpret_cast<float *>(ws + 142080), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 82944), reinterpret_cast<float *>(ws + 137984), reinterpret_cast<float *>(ws + 142080), static_cast<const __nv_bfloat16 *>(arg11), static_cast<__nv_bfloat16 *>(result0));
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 117504), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 120576), reinterpret_cast<float *>(ws + 124672), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<float *>(ws + 120576), reinterpret_cast<float *>(ws + 124672), static_cast<const __nv_bfloat16 *>(arg11), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }

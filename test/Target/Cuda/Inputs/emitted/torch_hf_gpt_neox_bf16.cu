@@ -24,6 +24,7 @@
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
+#include "coda/Runtime/Attention.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -1144,179 +1145,32 @@ __global__ void main_g23(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 64LL + i1 * 16LL + i2, src + (i0 + 0LL) * 192LL + (i1 + 0LL) * 48LL + (i2 + 16LL));
 }
 
-// main_g24: linalg.fill.
-__global__ void main_g24(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g25: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
-__global__ void main_g25(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 256LL % 2LL;
-  long long d1 = point / 64LL % 4LL;
-  long long d2 = point / 8LL % 8LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-  for (long long d4 = 0; d4 < 16LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d3 * 64LL + d1 * 16LL + d4);
-    float v3 = v2;
-    float v4 = v1;
-    float v5 = v4 * v3;
-    float v6 = v0 + v5;
-    v0 = v6;
+// main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
+  static constexpr float scale = 2.500000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 64;
+  static __device__ __forceinline__ long long qOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
-}
-
-// main_g26: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g26(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    long long d3 = d3v + e;
-    float v1 = v1v.v[e];
-    long long v2 = d2;
-    long long v3 = d3;
-    float v4 = 2.500000000e-01f;
-    float v5 = v1 * v4;
-    long long v6 = 0;
-    long long v7 = v2 + v6;
-    bool v8 = v3 <= v7;
-    float v9 = -INFINITY;
-    float v10 = v8 ? v5 : v9;
-    v0v.v[e] = v10;
+  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
   }
-  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g27: linalg.fill.
-__global__ void main_g27(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g28: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g28(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
+    k1 = min(k1, q1 - 1 + 1);
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g29: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g29(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    float v5 = 0.000000000e+00f;
-    float v6 = -INFINITY;
-    bool v7 = v2 == v6;
-    float v8 = v7 ? v5 : v4;
-    v0v.v[e] = v8;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return k1 - 1 <= q0;
   }
-  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g30: linalg.fill.
-__global__ void main_g30(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g31: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g31(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g32: linalg.fill.
-__global__ void main_g32(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g33: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
-__global__ void main_g33(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 16LL % 8LL;
-  long long d3 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
-  for (long long d4 = 0; d4 < 8LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d4 * 64LL + d1 * 16LL + d3);
-    float v3 = v2;
-    float v4 = v1 * v3;
-    float v5 = v0 + v4;
-    v0 = v5;
-  }
-  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
-}
-
-// main_g34: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g34(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = 0.000000000e+00f;
-    bool v4 = v2 == v3;
-    float v5 = v1 / v2;
-    float v6 = v4 ? v3 : v5;
-    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
-    v0v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
-}
+};
 
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
@@ -1328,14 +1182,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 267264 + scratch;
+  return 249856 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 267264;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 24576)) || !coda_aligned(reinterpret_cast<float *>(ws + 119296)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 122880)) || !coda_aligned(reinterpret_cast<float *>(ws + 25344)) || !coda_aligned(reinterpret_cast<float *>(ws + 124672)) || !coda_aligned(reinterpret_cast<float *>(ws + 126464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 130816)) || !coda_aligned(reinterpret_cast<float *>(ws + 131840)) || !coda_aligned(reinterpret_cast<float *>(ws + 132608)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 134400)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 136192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 137984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<float *>(ws + 197888)) || !coda_aligned(reinterpret_cast<float *>(ws + 199680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201472)) || !coda_aligned(reinterpret_cast<float *>(ws + 202496)) || !coda_aligned(reinterpret_cast<float *>(ws + 204288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 206080)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 207104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 208640)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 210944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 225280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 231424)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 239616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 241664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243712)) || !coda_aligned(reinterpret_cast<float *>(ws + 247808)) || !coda_aligned(reinterpret_cast<float *>(ws + 249856)) || !coda_aligned(reinterpret_cast<float *>(ws + 252416)) || !coda_aligned(reinterpret_cast<float *>(ws + 259072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 263168)))
+  [[maybe_unused]] void *scratch = ws + 249856;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 24576)) || !coda_aligned(reinterpret_cast<float *>(ws + 119296)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 122880)) || !coda_aligned(reinterpret_cast<float *>(ws + 25344)) || !coda_aligned(reinterpret_cast<float *>(ws + 124672)) || !coda_aligned(reinterpret_cast<float *>(ws + 126464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 128256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 130816)) || !coda_aligned(reinterpret_cast<float *>(ws + 131840)) || !coda_aligned(reinterpret_cast<float *>(ws + 132608)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 134400)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 136192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 137984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<float *>(ws + 197888)) || !coda_aligned(reinterpret_cast<float *>(ws + 199680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201472)) || !coda_aligned(reinterpret_cast<float *>(ws + 202496)) || !coda_aligned(reinterpret_cast<float *>(ws + 204288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 206080)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 207104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 208640)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 210944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 225280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 231424)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 239616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 241664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 245760)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_192x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_192x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 24576), reinterpret_cast<float *>(ws + 25344), scratch, stream)) return s;
@@ -1412,36 +1266,13 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 225280), reinterpret_cast<__nv_bfloat16 *>(ws + 243712));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 245760));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 247808), reinterpret_cast<float *>(ws + 245760), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g25<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 241664), reinterpret_cast<__nv_bfloat16 *>(ws + 243712), reinterpret_cast<float *>(ws + 247808));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 247808), reinterpret_cast<float *>(ws + 249856));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 251904));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 252160), reinterpret_cast<float *>(ws + 251904), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 249856), reinterpret_cast<float *>(ws + 252160));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 249856), reinterpret_cast<float *>(ws + 252160), reinterpret_cast<float *>(ws + 252416));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 254464));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 254720), reinterpret_cast<float *>(ws + 254464), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 252416), reinterpret_cast<float *>(ws + 254720));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 254976));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 259072), reinterpret_cast<float *>(ws + 254976), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g33<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 252416), reinterpret_cast<__nv_bfloat16 *>(ws + 239616), reinterpret_cast<float *>(ws + 259072));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 259072), reinterpret_cast<float *>(ws + 254720), reinterpret_cast<__nv_bfloat16 *>(ws + 263168));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 241664), reinterpret_cast<__nv_bfloat16 *>(ws + 243712), reinterpret_cast<__nv_bfloat16 *>(ws + 239616), reinterpret_cast<__nv_bfloat16 *>(ws + 245760), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 263168), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 265216), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 245760), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 247808), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 231424), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 265216), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 231424), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 247808), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1476,14 +1307,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 91648 + scratch;
+  return 74240 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 91648;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1024)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4608)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 6400)) || !coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12544)) || !coda_aligned(reinterpret_cast<float *>(ws + 13568)) || !coda_aligned(reinterpret_cast<float *>(ws + 14336)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 16128)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 17920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<float *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 24064)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 30464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 31488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 64000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<float *>(ws + 72192)) || !coda_aligned(reinterpret_cast<float *>(ws + 74240)) || !coda_aligned(reinterpret_cast<float *>(ws + 76800)) || !coda_aligned(reinterpret_cast<float *>(ws + 83456)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 87552)))
+  [[maybe_unused]] void *scratch = ws + 74240;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1024)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4608)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 6400)) || !coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9984)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12544)) || !coda_aligned(reinterpret_cast<float *>(ws + 13568)) || !coda_aligned(reinterpret_cast<float *>(ws + 14336)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 16128)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 17920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 19712)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg10)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<float *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 24064)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 30464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 31488)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 64000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 70144)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1552,36 +1383,13 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<__nv_bfloat16 *>(ws + 68096));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 70144));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 72192), reinterpret_cast<float *>(ws + 70144), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g25<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<float *>(ws + 72192));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 72192), reinterpret_cast<float *>(ws + 74240));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 76288));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 76544), reinterpret_cast<float *>(ws + 76288), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 74240), reinterpret_cast<float *>(ws + 76544));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 74240), reinterpret_cast<float *>(ws + 76544), reinterpret_cast<float *>(ws + 76800));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g30<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 78848));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 79104), reinterpret_cast<float *>(ws + 78848), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 76800), reinterpret_cast<float *>(ws + 79104));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 79360));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 83456), reinterpret_cast<float *>(ws + 79360), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g33<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 76800), reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<float *>(ws + 83456));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 83456), reinterpret_cast<float *>(ws + 79104), reinterpret_cast<__nv_bfloat16 *>(ws + 87552));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 70144), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 87552), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 89600), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 70144), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 72192), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 89600), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 72192), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

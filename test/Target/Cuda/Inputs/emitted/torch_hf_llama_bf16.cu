@@ -24,6 +24,7 @@
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
+#include "coda/Runtime/Attention.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -960,179 +961,32 @@ __global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g6: linalg.fill.
-__global__ void main_g6(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g7: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
-__global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 256LL % 2LL;
-  long long d1 = point / 64LL % 4LL;
-  long long d2 = point / 8LL % 8LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-  for (long long d4 = 0; d4 < 16LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 256LL + d3 * 32LL + (d1 / 2LL) * 16LL + d4);
-    float v3 = v2;
-    float v4 = v1;
-    float v5 = v4 * v3;
-    float v6 = v0 + v5;
-    v0 = v6;
+// main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
+  static constexpr float scale = 2.500000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 32;
+  static __device__ __forceinline__ long long qOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
-}
-
-// main_g8: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g8(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    long long d3 = d3v + e;
-    float v1 = v1v.v[e];
-    long long v2 = d2;
-    long long v3 = d3;
-    float v4 = 2.500000000e-01f;
-    float v5 = v1 * v4;
-    long long v6 = 0;
-    long long v7 = v2 + v6;
-    bool v8 = v3 <= v7;
-    float v9 = -INFINITY;
-    float v10 = v8 ? v5 : v9;
-    v0v.v[e] = v10;
+  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return static_cast<long long>(b) * 256 + static_cast<long long>(g) * 16;
   }
-  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g9: linalg.fill.
-__global__ void main_g9(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g10: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g10(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
+    k1 = min(k1, q1 - 1 + 1);
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g11: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g11(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    float v5 = 0.000000000e+00f;
-    float v6 = -INFINITY;
-    bool v7 = v2 == v6;
-    float v8 = v7 ? v5 : v4;
-    v0v.v[e] = v8;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return k1 - 1 <= q0;
   }
-  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g12: linalg.fill.
-__global__ void main_g12(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g13: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g13(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g14: linalg.fill.
-__global__ void main_g14(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g15: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
-__global__ void main_g15(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 16LL % 8LL;
-  long long d3 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
-  for (long long d4 = 0; d4 < 8LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 256LL + d4 * 32LL + (d1 / 2LL) * 16LL + d3);
-    float v3 = v2;
-    float v4 = v1 * v3;
-    float v5 = v0 + v4;
-    v0 = v5;
-  }
-  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
-}
-
-// main_g16: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g16(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = 0.000000000e+00f;
-    bool v4 = v2 == v3;
-    float v5 = v1 / v2;
-    float v6 = v4 ? v3 : v5;
-    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
-    v0v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
-}
+};
 
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
@@ -1149,14 +1003,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 132864 + scratch;
+  return 115456 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 132864;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50688)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<float *>(ws + 72192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76288)))
+  [[maybe_unused]] void *scratch = ws + 115456;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50688)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58880)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1.
   if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1188,44 +1042,21 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 58880));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 60928), reinterpret_cast<float *>(ws + 58880), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g7<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<float *>(ws + 60928));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 60928), reinterpret_cast<float *>(ws + 62976));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65024));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 65280), reinterpret_cast<float *>(ws + 65024), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 62976), reinterpret_cast<float *>(ws + 65280));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 62976), reinterpret_cast<float *>(ws + 65280), reinterpret_cast<float *>(ws + 65536));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 67584));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 67840), reinterpret_cast<float *>(ws + 67584), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65536), reinterpret_cast<float *>(ws + 67840));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 68096));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 72192), reinterpret_cast<float *>(ws + 68096), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g15<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 65536), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<float *>(ws + 72192));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 72192), reinterpret_cast<float *>(ws + 67840), reinterpret_cast<__nv_bfloat16 *>(ws + 76288));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 58880), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 76288), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<float *>(ws + 80384), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 58880), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 62976), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 80640), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 63232), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 92928), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 75520), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 80640), reinterpret_cast<__nv_bfloat16 *>(ws + 92928), reinterpret_cast<__nv_bfloat16 *>(ws + 105216), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 63232), reinterpret_cast<__nv_bfloat16 *>(ws + 75520), reinterpret_cast<__nv_bfloat16 *>(ws + 87808), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 105216), reinterpret_cast<float *>(ws + 80384), reinterpret_cast<__nv_bfloat16 *>(ws + 129792), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 87808), reinterpret_cast<float *>(ws + 62976), reinterpret_cast<__nv_bfloat16 *>(ws + 112384), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 129792), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 112384), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1273,14 +1104,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 34560 + scratch;
+  return 17152 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 34560;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 11776)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 16384)) || !coda_aligned(reinterpret_cast<float *>(ws + 23040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27136)))
+  [[maybe_unused]] void *scratch = ws + 17152;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9728)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg11), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 512));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1302,38 +1133,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 9728));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 11776), reinterpret_cast<float *>(ws + 9728), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g7<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<float *>(ws + 11776));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 11776), reinterpret_cast<float *>(ws + 13824));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 15872));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 15872), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13824), reinterpret_cast<float *>(ws + 16128));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13824), reinterpret_cast<float *>(ws + 16128), reinterpret_cast<float *>(ws + 16384));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 18432));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 18688), reinterpret_cast<float *>(ws + 18432), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g13<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 16384), reinterpret_cast<float *>(ws + 18688));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 18944));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 23040), reinterpret_cast<float *>(ws + 18944), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g15<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<float *>(ws + 23040));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 23040), reinterpret_cast<float *>(ws + 18688), reinterpret_cast<__nv_bfloat16 *>(ws + 27136));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 9728), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 27136), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 29184), reinterpret_cast<float *>(ws + 31232), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 9728), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 11776), reinterpret_cast<float *>(ws + 13824), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 29184), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 31232), reinterpret_cast<__nv_bfloat16 *>(ws + 31488), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 11776), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 13824), reinterpret_cast<__nv_bfloat16 *>(ws + 14080), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 31488), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 29184), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 14080), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 11776), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

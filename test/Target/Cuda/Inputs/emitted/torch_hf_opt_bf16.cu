@@ -24,6 +24,7 @@
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
+#include "coda/Runtime/Attention.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -1143,179 +1144,32 @@ __global__ void main_g28(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 128LL));
 }
 
-// main_g29: linalg.fill.
-__global__ void main_g29(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g30: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
-__global__ void main_g30(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 256LL % 2LL;
-  long long d1 = point / 64LL % 4LL;
-  long long d2 = point / 8LL % 8LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-  for (long long d4 = 0; d4 < 16LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d3 * 64LL + d1 * 16LL + d4);
-    float v3 = v2;
-    float v4 = v1;
-    float v5 = v4 * v3;
-    float v6 = v0 + v5;
-    v0 = v6;
+// main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
+  static constexpr float scale = 2.500000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 64;
+  static __device__ __forceinline__ long long qOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
-}
-
-// main_g31: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g31(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    long long d3 = d3v + e;
-    float v1 = v1v.v[e];
-    long long v2 = d2;
-    long long v3 = d3;
-    float v4 = 2.500000000e-01f;
-    float v5 = v1 * v4;
-    long long v6 = 0;
-    long long v7 = v2 + v6;
-    bool v8 = v3 <= v7;
-    float v9 = -INFINITY;
-    float v10 = v8 ? v5 : v9;
-    v0v.v[e] = v10;
+  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
   }
-  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g32: linalg.fill.
-__global__ void main_g32(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g33: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g33(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
+    k1 = min(k1, q1 - 1 + 1);
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g34: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g34(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    float v5 = 0.000000000e+00f;
-    float v6 = -INFINITY;
-    bool v7 = v2 == v6;
-    float v8 = v7 ? v5 : v4;
-    v0v.v[e] = v8;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return k1 - 1 <= q0;
   }
-  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g35: linalg.fill.
-__global__ void main_g35(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g36: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g36(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g37: linalg.fill.
-__global__ void main_g37(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g38: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
-__global__ void main_g38(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 16LL % 8LL;
-  long long d3 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
-  for (long long d4 = 0; d4 < 8LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d4 * 64LL + d1 * 16LL + d3);
-    float v3 = v2;
-    float v4 = v1 * v3;
-    float v5 = v0 + v4;
-    v0 = v5;
-  }
-  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
-}
-
-// main_g39: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g39(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = 0.000000000e+00f;
-    bool v4 = v2 == v3;
-    float v5 = v1 / v2;
-    float v6 = v4 ? v3 : v5;
-    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
-    v0v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
-}
+};
 
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
@@ -1329,14 +1183,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 145408 + scratch;
+  return 128000 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 145408;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 50688)) || !coda_aligned(reinterpret_cast<float *>(ws + 52480)) || !coda_aligned(reinterpret_cast<float *>(ws + 53248)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 54016)) || !coda_aligned(reinterpret_cast<float *>(ws + 54784)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 58624)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 60160)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 64768)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66816)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(reinterpret_cast<float *>(ws + 82432)) || !coda_aligned(reinterpret_cast<float *>(ws + 84480)) || !coda_aligned(reinterpret_cast<float *>(ws + 87040)) || !coda_aligned(reinterpret_cast<float *>(ws + 93696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 97792)))
+  [[maybe_unused]] void *scratch = ws + 128000;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 50688)) || !coda_aligned(reinterpret_cast<float *>(ws + 52480)) || !coda_aligned(reinterpret_cast<float *>(ws + 53248)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 54016)) || !coda_aligned(reinterpret_cast<float *>(ws + 54784)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 58624)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 60160)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 64768)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66816)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 80384)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 8448), scratch, stream)) return s;
@@ -1434,40 +1288,17 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 78336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 80384));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 82432), reinterpret_cast<float *>(ws + 80384), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g30<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<float *>(ws + 82432));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 82432), reinterpret_cast<float *>(ws + 84480));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 86528));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 86784), reinterpret_cast<float *>(ws + 86528), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 86784));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 86784), reinterpret_cast<float *>(ws + 87040));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89088));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 89344), reinterpret_cast<float *>(ws + 89088), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 87040), reinterpret_cast<float *>(ws + 89344));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89600));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 93696), reinterpret_cast<float *>(ws + 89600), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 87040), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<float *>(ws + 93696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 93696), reinterpret_cast<float *>(ws + 89344), reinterpret_cast<__nv_bfloat16 *>(ws + 97792));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 80384), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 97792), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 99840), reinterpret_cast<float *>(ws + 101888), reinterpret_cast<float *>(ws + 102144), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 80384), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 82432), reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 84736), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
-  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 102400), reinterpret_cast<float *>(ws + 135168), reinterpret_cast<float *>(ws + 136192), scratch, stream)) return s;
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 84992), reinterpret_cast<float *>(ws + 117760), reinterpret_cast<float *>(ws + 118784), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 99840), reinterpret_cast<__nv_bfloat16 *>(ws + 102400), reinterpret_cast<float *>(ws + 135168), reinterpret_cast<float *>(ws + 136192), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 102144), reinterpret_cast<float *>(ws + 101888), reinterpret_cast<__nv_bfloat16 *>(ws + 137216), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 82432), reinterpret_cast<__nv_bfloat16 *>(ws + 84992), reinterpret_cast<float *>(ws + 117760), reinterpret_cast<float *>(ws + 118784), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 84736), reinterpret_cast<float *>(ws + 84480), reinterpret_cast<__nv_bfloat16 *>(ws + 119808), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 137216), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 99840), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 119808), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 82432), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1506,14 +1337,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 59904 + scratch;
+  return 42496 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, const void *prepared5, const void *prepared6, const void *prepared7, const void *prepared8, const void *prepared9, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 59904;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1792)) || !coda_aligned(reinterpret_cast<float *>(ws + 2560)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 3328)) || !coda_aligned(reinterpret_cast<float *>(ws + 4096)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 7424)) || !coda_aligned(reinterpret_cast<float *>(ws + 7936)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 9472)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12800)) || !coda_aligned(reinterpret_cast<float *>(ws + 13312)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 14080)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 14848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27648)) || !coda_aligned(reinterpret_cast<float *>(ws + 31744)) || !coda_aligned(reinterpret_cast<float *>(ws + 33792)) || !coda_aligned(reinterpret_cast<float *>(ws + 36352)) || !coda_aligned(reinterpret_cast<float *>(ws + 43008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 47104)))
+  [[maybe_unused]] void *scratch = ws + 42496;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1792)) || !coda_aligned(reinterpret_cast<float *>(ws + 2560)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 3328)) || !coda_aligned(reinterpret_cast<float *>(ws + 4096)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 7424)) || !coda_aligned(reinterpret_cast<float *>(ws + 7936)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 9472)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12800)) || !coda_aligned(reinterpret_cast<float *>(ws + 13312)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 14080)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 14848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27648)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 29696)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1603,38 +1434,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 27648));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 29696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 31744), reinterpret_cast<float *>(ws + 29696), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g30<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<float *>(ws + 31744));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g31<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 31744), reinterpret_cast<float *>(ws + 33792));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g32<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 35840));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 36096), reinterpret_cast<float *>(ws + 35840), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g33<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 36096));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g34<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 36096), reinterpret_cast<float *>(ws + 36352));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g35<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38400));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 38656), reinterpret_cast<float *>(ws + 38400), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g36<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 36352), reinterpret_cast<float *>(ws + 38656));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g37<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 38912));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 38912), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g38<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 36352), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<float *>(ws + 43008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g39<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 43008), reinterpret_cast<float *>(ws + 38656), reinterpret_cast<__nv_bfloat16 *>(ws + 47104));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 29696), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 47104), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 49152), reinterpret_cast<float *>(ws + 51200), reinterpret_cast<float *>(ws + 51456), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 29696), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 31744), reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 34048), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 49152), static_cast<const __nv_bfloat16 *>(prepared7), static_cast<const float *>(prepared8), static_cast<const float *>(prepared9), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 51456), reinterpret_cast<float *>(ws + 51200), reinterpret_cast<__nv_bfloat16 *>(ws + 51712), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 31744), static_cast<const __nv_bfloat16 *>(prepared7), static_cast<const float *>(prepared8), static_cast<const float *>(prepared9), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 34048), reinterpret_cast<float *>(ws + 33792), reinterpret_cast<__nv_bfloat16 *>(ws + 34304), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 51712), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 49152), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 34304), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 31744), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -24,6 +24,7 @@
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
+#include "coda/Runtime/Attention.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -1443,179 +1444,32 @@ __global__ void main_g47(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 448LL + (i1 + 64LL));
 }
 
-// main_g48: linalg.fill.
-__global__ void main_g48(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g49: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
-__global__ void main_g49(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 256LL % 2LL;
-  long long d1 = point / 64LL % 4LL;
-  long long d2 = point / 8LL % 8LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-  for (long long d4 = 0; d4 < 16LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d3 * 64LL + d1 * 16LL + d4);
-    float v3 = v2;
-    float v4 = v1;
-    float v5 = v4 * v3;
-    float v6 = v0 + v5;
-    v0 = v6;
+// main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
+  static constexpr float scale = 2.500000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 64;
+  static __device__ __forceinline__ long long qOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
-}
-
-// main_g50: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g50(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    long long d3 = d3v + e;
-    float v1 = v1v.v[e];
-    long long v2 = d2;
-    long long v3 = d3;
-    float v4 = 2.500000000e-01f;
-    float v5 = v1 * v4;
-    long long v6 = 0;
-    long long v7 = v2 + v6;
-    bool v8 = v3 <= v7;
-    float v9 = -INFINITY;
-    float v10 = v8 ? v5 : v9;
-    v0v.v[e] = v10;
+  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
   }
-  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g51: linalg.fill.
-__global__ void main_g51(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g52: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g52(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
+    k1 = min(k1, q1 - 1 + 1);
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g53: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g53(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    float v5 = 0.000000000e+00f;
-    float v6 = -INFINITY;
-    bool v7 = v2 == v6;
-    float v8 = v7 ? v5 : v4;
-    v0v.v[e] = v8;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return k1 - 1 <= q0;
   }
-  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g54: linalg.fill.
-__global__ void main_g54(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g55: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g55(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g56: linalg.fill.
-__global__ void main_g56(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g57: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
-__global__ void main_g57(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 16LL % 8LL;
-  long long d3 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
-  for (long long d4 = 0; d4 < 8LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 512LL + d4 * 64LL + d1 * 16LL + d3);
-    float v3 = v2;
-    float v4 = v1 * v3;
-    float v5 = v0 + v4;
-    v0 = v5;
-  }
-  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
-}
-
-// main_g58: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g58(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = 0.000000000e+00f;
-    bool v4 = v2 == v3;
-    float v5 = v1 / v2;
-    float v6 = v4 ? v3 : v5;
-    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
-    v0v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
-}
+};
 
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
@@ -1629,14 +1483,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 305408 + scratch;
+  return 288000 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 305408;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 119552)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 123136)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 118528)) || !coda_aligned(reinterpret_cast<float *>(ws + 126720)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 128512)) || !coda_aligned(reinterpret_cast<float *>(ws + 130304)) || !coda_aligned(reinterpret_cast<float *>(ws + 132096)) || !coda_aligned(reinterpret_cast<float *>(ws + 133888)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 136448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 140544)) || !coda_aligned(reinterpret_cast<float *>(ws + 141568)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 145152)) || !coda_aligned(reinterpret_cast<float *>(ws + 146944)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 148736)) || !coda_aligned(reinterpret_cast<float *>(ws + 150528)) || !coda_aligned(reinterpret_cast<float *>(ws + 152320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 154112)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155136)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 156160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 157184)) || !coda_aligned(reinterpret_cast<float *>(ws + 158208)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 160000)) || !coda_aligned(reinterpret_cast<float *>(ws + 161792)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 163584)) || !coda_aligned(reinterpret_cast<float *>(ws + 165376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 167168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 168192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169216)) || !coda_aligned(reinterpret_cast<float *>(ws + 170240)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 172032)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 173824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 175616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176640)) || !coda_aligned(reinterpret_cast<float *>(ws + 235008)) || !coda_aligned(reinterpret_cast<float *>(ws + 236800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 238592)) || !coda_aligned(reinterpret_cast<float *>(ws + 239616)) || !coda_aligned(reinterpret_cast<float *>(ws + 241408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243200)) || !coda_aligned(reinterpret_cast<float *>(ws + 244224)) || !coda_aligned(reinterpret_cast<float *>(ws + 246016)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 247808)) || !coda_aligned(reinterpret_cast<float *>(ws + 248832)) || !coda_aligned(reinterpret_cast<float *>(ws + 250624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 252416)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253952)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 255232)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 269568)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 271616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 279808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 281856)) || !coda_aligned(reinterpret_cast<float *>(ws + 285952)) || !coda_aligned(reinterpret_cast<float *>(ws + 288000)) || !coda_aligned(reinterpret_cast<float *>(ws + 290560)) || !coda_aligned(reinterpret_cast<float *>(ws + 297216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 301312)))
+  [[maybe_unused]] void *scratch = ws + 288000;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 119552)) || !coda_aligned(reinterpret_cast<float *>(ws + 118272)) || !coda_aligned(reinterpret_cast<float *>(ws + 123136)) || !coda_aligned(reinterpret_cast<float *>(ws + 124928)) || !coda_aligned(reinterpret_cast<float *>(ws + 118528)) || !coda_aligned(reinterpret_cast<float *>(ws + 126720)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 128512)) || !coda_aligned(reinterpret_cast<float *>(ws + 130304)) || !coda_aligned(reinterpret_cast<float *>(ws + 132096)) || !coda_aligned(reinterpret_cast<float *>(ws + 133888)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 136448)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 138496)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 139520)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 135936)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 140544)) || !coda_aligned(reinterpret_cast<float *>(ws + 141568)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 143360)) || !coda_aligned(reinterpret_cast<float *>(ws + 145152)) || !coda_aligned(reinterpret_cast<float *>(ws + 146944)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 148736)) || !coda_aligned(reinterpret_cast<float *>(ws + 150528)) || !coda_aligned(reinterpret_cast<float *>(ws + 152320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 154112)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 155136)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 156160)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 157184)) || !coda_aligned(reinterpret_cast<float *>(ws + 158208)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 160000)) || !coda_aligned(reinterpret_cast<float *>(ws + 161792)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 163584)) || !coda_aligned(reinterpret_cast<float *>(ws + 165376)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 167168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 168192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 169216)) || !coda_aligned(reinterpret_cast<float *>(ws + 170240)) || !coda_aligned(reinterpret_cast<float *>(ws + 58880)) || !coda_aligned(reinterpret_cast<float *>(ws + 172032)) || !coda_aligned(reinterpret_cast<float *>(ws + 59904)) || !coda_aligned(reinterpret_cast<float *>(ws + 173824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 175616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 176640)) || !coda_aligned(reinterpret_cast<float *>(ws + 235008)) || !coda_aligned(reinterpret_cast<float *>(ws + 236800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 238592)) || !coda_aligned(reinterpret_cast<float *>(ws + 239616)) || !coda_aligned(reinterpret_cast<float *>(ws + 241408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 243200)) || !coda_aligned(reinterpret_cast<float *>(ws + 244224)) || !coda_aligned(reinterpret_cast<float *>(ws + 246016)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 247808)) || !coda_aligned(reinterpret_cast<float *>(ws + 248832)) || !coda_aligned(reinterpret_cast<float *>(ws + 250624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 252416)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 253952)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 255232)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 269568)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 271616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 279808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 281856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 283904)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 8448), scratch, stream)) return s;
@@ -1790,36 +1644,13 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 281856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 283904));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 285952), reinterpret_cast<float *>(ws + 283904), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<float *>(ws + 285952));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 285952), reinterpret_cast<float *>(ws + 288000));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 290048));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 290304), reinterpret_cast<float *>(ws + 290048), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 288000), reinterpret_cast<float *>(ws + 290304));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 288000), reinterpret_cast<float *>(ws + 290304), reinterpret_cast<float *>(ws + 290560));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 292608));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 292864), reinterpret_cast<float *>(ws + 292608), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 290560), reinterpret_cast<float *>(ws + 292864));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g56<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 293120));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 297216), reinterpret_cast<float *>(ws + 293120), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g57<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 290560), reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<float *>(ws + 297216));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 297216), reinterpret_cast<float *>(ws + 292864), reinterpret_cast<__nv_bfloat16 *>(ws + 301312));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<__nv_bfloat16 *>(ws + 283904), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 301312), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 303360), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 283904), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 285952), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 271616), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 303360), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 271616), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 285952), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1860,14 +1691,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k0_workspace_size(16, 448, 64));
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 64, 256));
-  return 129792 + scratch;
+  return 112384 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, const void *prepared5, const void *prepared6, const void *prepared7, const void *prepared8, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 129792;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1280)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(reinterpret_cast<float *>(ws + 6656)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 12032)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18176)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 23296)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<float *>(ws + 32256)) || !coda_aligned(reinterpret_cast<float *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 36864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 39936)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 43520)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 45312)) || !coda_aligned(reinterpret_cast<float *>(ws + 47104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 48896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(static_cast<const float *>(prepared6)) || !coda_aligned(reinterpret_cast<float *>(ws + 53760)) || !coda_aligned(static_cast<const float *>(prepared7)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 65792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67584)) || !coda_aligned(reinterpret_cast<float *>(ws + 68608)) || !coda_aligned(reinterpret_cast<float *>(ws + 70400)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72192)) || !coda_aligned(reinterpret_cast<float *>(ws + 73216)) || !coda_aligned(reinterpret_cast<float *>(ws + 75008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 79616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 93952)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 96000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 104192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<float *>(ws + 110336)) || !coda_aligned(reinterpret_cast<float *>(ws + 112384)) || !coda_aligned(reinterpret_cast<float *>(ws + 114944)) || !coda_aligned(reinterpret_cast<float *>(ws + 121600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 125696)))
+  [[maybe_unused]] void *scratch = ws + 112384;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1280)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(reinterpret_cast<float *>(ws + 6656)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 12032)) || !coda_aligned(reinterpret_cast<float *>(ws + 13824)) || !coda_aligned(reinterpret_cast<float *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 18176)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 20224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 21248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17664)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 22272)) || !coda_aligned(reinterpret_cast<float *>(ws + 23296)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 25088)) || !coda_aligned(reinterpret_cast<float *>(ws + 26880)) || !coda_aligned(reinterpret_cast<float *>(ws + 28672)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 30464)) || !coda_aligned(reinterpret_cast<float *>(ws + 32256)) || !coda_aligned(reinterpret_cast<float *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 36864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 38912)) || !coda_aligned(reinterpret_cast<float *>(ws + 39936)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 43520)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 45312)) || !coda_aligned(reinterpret_cast<float *>(ws + 47104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 48896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 51968)) || !coda_aligned(static_cast<const float *>(prepared6)) || !coda_aligned(reinterpret_cast<float *>(ws + 53760)) || !coda_aligned(static_cast<const float *>(prepared7)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg12)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 65792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67584)) || !coda_aligned(reinterpret_cast<float *>(ws + 68608)) || !coda_aligned(reinterpret_cast<float *>(ws + 70400)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 72192)) || !coda_aligned(reinterpret_cast<float *>(ws + 73216)) || !coda_aligned(reinterpret_cast<float *>(ws + 75008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76800)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 77824)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 79616)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 93952)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 96000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 104192)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 108288)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -2009,36 +1840,13 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g48<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 108288));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 110336), reinterpret_cast<float *>(ws + 108288), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g49<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<float *>(ws + 110336));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g50<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 110336), reinterpret_cast<float *>(ws + 112384));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g51<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 114432));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 114688), reinterpret_cast<float *>(ws + 114432), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g52<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 114688));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g53<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 112384), reinterpret_cast<float *>(ws + 114688), reinterpret_cast<float *>(ws + 114944));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g54<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 116992));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 117248), reinterpret_cast<float *>(ws + 116992), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g55<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 114944), reinterpret_cast<float *>(ws + 117248));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g56<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 117504));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 121600), reinterpret_cast<float *>(ws + 117504), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g57<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 114944), reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<float *>(ws + 121600));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g58<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 121600), reinterpret_cast<float *>(ws + 117248), reinterpret_cast<__nv_bfloat16 *>(ws + 125696));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 125696), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 127744), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 108288), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 96000), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 127744), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 96000), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -24,6 +24,7 @@
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
+#include "coda/Runtime/Attention.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -1167,179 +1168,32 @@ __global__ void main_g16(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
   coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
 }
 
-// main_g17: linalg.fill.
-__global__ void main_g17(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 512LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g18: a linalg.generic over [2, 4, 8, 8, 16] outside the kernels.
-__global__ void main_g18(const __nv_bfloat16 *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 512LL) return;
-  long long d0 = point / 256LL % 2LL;
-  long long d1 = point / 64LL % 4LL;
-  long long d2 = point / 8LL % 8LL;
-  long long d3 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-  for (long long d4 = 0; d4 < 16LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 512LL + d2 * 64LL + d1 * 16LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 256LL + d3 * 32LL + (d1 / 2LL) * 16LL + d4);
-    float v3 = v2;
-    float v4 = v1;
-    float v5 = v4 * v3;
-    float v6 = v0 + v5;
-    v0 = v6;
+// main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
+  static constexpr float scale = 2.500000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 32;
+  static __device__ __forceinline__ long long qOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  coda::rt::store(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3, v0);
-}
-
-// main_g19: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g19(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    long long d3 = d3v + e;
-    float v1 = v1v.v[e];
-    long long v2 = d2;
-    long long v3 = d3;
-    float v4 = 2.500000000e-01f;
-    float v5 = v1 * v4;
-    long long v6 = 0;
-    long long v7 = v2 + v6;
-    bool v8 = v3 <= v7;
-    float v9 = -INFINITY;
-    float v10 = v8 ? v5 : v9;
-    v0v.v[e] = v10;
+  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return static_cast<long long>(b) * 256 + static_cast<long long>(g) * 16;
   }
-  coda::rt::store8(p1, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g20: linalg.fill.
-__global__ void main_g20(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, -INFINITY);
-}
-
-// main_g21: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g21(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = fmaxf(v1, v0);
-    v0 = v2;
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
+    k1 = min(k1, q1 - 1 + 1);
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g22: a linalg.generic over [2, 4, 8, 8] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g22(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  long long d3v = point / 1LL % 1LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    float v5 = 0.000000000e+00f;
-    float v6 = -INFINITY;
-    bool v7 = v2 == v6;
-    float v8 = v7 ? v5 : v4;
-    v0v.v[e] = v8;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return k1 - 1 <= q0;
   }
-  coda::rt::store8(p2, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3v, v0v);
-}
-
-// main_g23: linalg.fill.
-__global__ void main_g23(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 64LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g24: a linalg.generic over [2, 4, 8, 8] outside the kernels.
-__global__ void main_g24(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long d0 = point / 32LL % 2LL;
-  long long d1 = point / 8LL % 4LL;
-  long long d2 = point / 1LL % 8LL;
-  float v0 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-  for (long long d3 = 0; d3 < 8LL; ++d3) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d3);
-    float v2 = v1 + v0;
-    v0 = v2;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
   }
-  coda::rt::store(p1, d0 * 32LL + d1 * 8LL + d2, v0);
-}
-
-// main_g25: linalg.fill.
-__global__ void main_g25(float *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1024LL) coda::rt::store(dst, point, 0.000000000e+00f);
-}
-
-// main_g26: a linalg.generic over [2, 4, 8, 16, 8] outside the kernels.
-__global__ void main_g26(const float *__restrict__ p0, const __nv_bfloat16 *__restrict__ p1, float *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1024LL) return;
-  long long d0 = point / 512LL % 2LL;
-  long long d1 = point / 128LL % 4LL;
-  long long d2 = point / 16LL % 8LL;
-  long long d3 = point / 1LL % 16LL;
-  float v0 = coda::rt::load(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3);
-  for (long long d4 = 0; d4 < 8LL; ++d4) {
-    float v1 = coda::rt::load(p0, d0 * 256LL + d1 * 64LL + d2 * 8LL + d4);
-    float v2 = coda::rt::load(p1, d0 * 256LL + d4 * 32LL + (d1 / 2LL) * 16LL + d3);
-    float v3 = v2;
-    float v4 = v1 * v3;
-    float v5 = v0 + v4;
-    v0 = v5;
-  }
-  coda::rt::store(p2, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3, v0);
-}
-
-// main_g27: a linalg.generic over [2, 4, 8, 16] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g27(const float *__restrict__ p0, const float *__restrict__ p1, __nv_bfloat16 *__restrict__ p2) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 2LL % 8LL;
-  long long d3v = point / 1LL % 2LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 16LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 32LL + d1 * 8LL + d2);
-    float v3 = 0.000000000e+00f;
-    bool v4 = v2 == v3;
-    float v5 = v1 / v2;
-    float v6 = v4 ? v3 : v5;
-    float v7 = __bfloat162float(__float2bfloat16_rn(v6));
-    v0v.v[e] = v7;
-  }
-  coda::rt::store8(p2, d0 * 512LL + d2 * 64LL + d1 * 16LL + d3v, v0v);
-}
+};
 
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
@@ -1356,14 +1210,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 136448 + scratch;
+  return 119040 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 136448;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 32768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35072)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52736)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54272)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(reinterpret_cast<float *>(ws + 64512)) || !coda_aligned(reinterpret_cast<float *>(ws + 66560)) || !coda_aligned(reinterpret_cast<float *>(ws + 69120)) || !coda_aligned(reinterpret_cast<float *>(ws + 75776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 79872)))
+  [[maybe_unused]] void *scratch = ws + 119040;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 32768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 34816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35072)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 51968)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52224)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 52736)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 53248)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54272)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62464)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1.
   if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1425,44 +1279,21 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 62464));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 64512), reinterpret_cast<float *>(ws + 62464), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<float *>(ws + 64512));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 64512), reinterpret_cast<float *>(ws + 66560));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 68608));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 68864), reinterpret_cast<float *>(ws + 68608), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 66560), reinterpret_cast<float *>(ws + 68864));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 66560), reinterpret_cast<float *>(ws + 68864), reinterpret_cast<float *>(ws + 69120));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 71168));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 71424), reinterpret_cast<float *>(ws + 71168), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 69120), reinterpret_cast<float *>(ws + 71424));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 71680));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 75776), reinterpret_cast<float *>(ws + 71680), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 69120), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<float *>(ws + 75776));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 75776), reinterpret_cast<float *>(ws + 71424), reinterpret_cast<__nv_bfloat16 *>(ws + 79872));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 62464), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 79872), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 81920), reinterpret_cast<float *>(ws + 83968), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 62464), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<float *>(ws + 66560), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 84224), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 66816), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 96512), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 79104), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 84224), reinterpret_cast<__nv_bfloat16 *>(ws + 96512), reinterpret_cast<__nv_bfloat16 *>(ws + 108800), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 66816), reinterpret_cast<__nv_bfloat16 *>(ws + 79104), reinterpret_cast<__nv_bfloat16 *>(ws + 91392), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 81920), reinterpret_cast<__nv_bfloat16 *>(ws + 108800), reinterpret_cast<float *>(ws + 83968), reinterpret_cast<__nv_bfloat16 *>(ws + 133376), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<__nv_bfloat16 *>(ws + 91392), reinterpret_cast<float *>(ws + 66560), reinterpret_cast<__nv_bfloat16 *>(ws + 115968), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 133376), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 81920), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 115968), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 64512), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1510,14 +1341,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 38144 + scratch;
+  return 20736 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 38144;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4096)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<float *>(ws + 15360)) || !coda_aligned(reinterpret_cast<float *>(ws + 17408)) || !coda_aligned(reinterpret_cast<float *>(ws + 19968)) || !coda_aligned(reinterpret_cast<float *>(ws + 26624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 30720)))
+  [[maybe_unused]] void *scratch = ws + 20736;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg3)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg5)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3072)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4096)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9216)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 10240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13312)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1569,38 +1400,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 13312));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 15360), reinterpret_cast<float *>(ws + 13312), 2048, cudaMemcpyDeviceToDevice, stream);
-  main_g18<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<float *>(ws + 15360));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 15360), reinterpret_cast<float *>(ws + 17408));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19456));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 19712), reinterpret_cast<float *>(ws + 19456), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 17408), reinterpret_cast<float *>(ws + 19712));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 17408), reinterpret_cast<float *>(ws + 19712), reinterpret_cast<float *>(ws + 19968));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 22016));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 22272), reinterpret_cast<float *>(ws + 22016), 256, cudaMemcpyDeviceToDevice, stream);
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19968), reinterpret_cast<float *>(ws + 22272));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g25<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 22528));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<float *>(ws + 26624), reinterpret_cast<float *>(ws + 22528), 4096, cudaMemcpyDeviceToDevice, stream);
-  main_g26<<<4, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 19968), reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<float *>(ws + 26624));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 26624), reinterpret_cast<float *>(ws + 22272), reinterpret_cast<__nv_bfloat16 *>(ws + 30720));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 13312), nullptr, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 30720), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<float *>(ws + 34816), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 13312), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 15360), reinterpret_cast<float *>(ws + 17408), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 32768), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 34816), reinterpret_cast<__nv_bfloat16 *>(ws + 35072), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 15360), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 17664), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 35072), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 17664), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 15360), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -1,0 +1,157 @@
+//===- EmitAttention.cpp - coda.attention as the block-wise kernel --------===//
+//
+// A coda.attention that the plan gives the attention kernel (cuda::hasAttentionKernel) becomes
+// a `Problem` struct for coda::rt::attention::kernel (coda/Runtime/Attention.cuh): its shapes
+// and strides as constants, the mask (#coda.mask) as index arithmetic in three forms (one
+// element, the keys a block of rows may see, whether a block is fully visible), and the score
+// region as a device function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaEmitter.h"
+
+#include "llvm/Support/SaveAndRestore.h"
+
+using namespace mlir;
+using namespace mlir::coda;
+using namespace mlir::coda::cuda;
+
+LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) {
+  MaskAttr mask = op.getMaskOrDense();
+  int64_t b = op.getBatchSize(), hq = op.getNumHeads(), hkv = op.getNumKvHeads();
+  int64_t sq = op.getQueryLen(), sk = op.getKeyLen(), d = op.getHeadSize();
+  bool headMajor = op.isHeadMajor();
+  std::string element = *bufferElement(op.getQ().getType().getElementType());
+
+  os << "// " << name << ": coda.attention, B " << b << ", Hq " << hq << ", Hkv " << hkv
+     << ", Sq " << sq << ", Sk " << sk << ", d " << d << " (" << element << ", layout "
+     << stringifyAttentionLayout(op.getLayout()) << ")";
+  if (!mask.isDense() || mask.getSinks() || mask.getGlobal()) {
+    os << ", mask ";
+    Attribute(mask).print(os);
+  }
+  os << ".\nstruct " << name << " {\n";
+  os << "  using Element = " << element << ";\n";
+  os << "  static constexpr int B = " << b << ", Hq = " << hq << ", Hkv = " << hkv
+     << ", Sq = " << sq << ", Sk = " << sk << ", D = " << d << ";\n";
+  os << "  static constexpr float scale = " << floatLiteral(op.getScale()) << ";\n";
+  // Rows of one head are D apart in [B, H, S, d], H·D apart in [B, S, H, d].
+  os << "  static constexpr long long qStride = " << (headMajor ? d : hq * d)
+     << ", kvStride = " << (headMajor ? d : hkv * d) << ";\n";
+  auto offset = [&](StringRef fn, StringRef head, int64_t heads, int64_t seq) {
+    os << "  static __device__ __forceinline__ long long " << fn << "(int b, int " << head
+       << ") {\n    return ";
+    if (headMajor)
+      os << "(static_cast<long long>(b) * " << heads << " + " << head << ") * " << seq * d;
+    else
+      os << "static_cast<long long>(b) * " << seq * heads * d << " + static_cast<long long>("
+         << head << ") * " << d;
+    os << ";\n  }\n";
+  };
+  offset("qOffset", "h", hq, sq);
+  offset("kvOffset", "g", hkv, sk);
+
+  // Query row i sits at key position r = i + Sk - Sq.
+  int64_t shift = sk - sq;
+  auto position = [&](StringRef i) {
+    return shift == 0 ? i.str() : "(" + i.str() + " + " + std::to_string(shift) + ")";
+  };
+  auto floorDiv = [&](const std::string &x, int64_t c) {
+    return "((" + x + ") >= 0 ? (" + x + ") / " + std::to_string(c) + " : ((" + x + ") - " +
+           std::to_string(c - 1) + ") / " + std::to_string(c) + ")";
+  };
+  // The band at one element, then the keys it adds (sinks, global tokens).
+  SmallVector<std::string> band;
+  std::string r = position("i");
+  if (mask.getCausal())
+    band.push_back("j <= " + r);
+  if (mask.getLeft() >= 0)
+    band.push_back("j >= " + r + " - " + std::to_string(mask.getLeft()));
+  if (mask.getRight() >= 0)
+    band.push_back("j <= " + r + " + " + std::to_string(mask.getRight()));
+  if (mask.getDilation() > 1)
+    band.push_back("(" + r + " - j) % " + std::to_string(mask.getDilation()) + " == 0");
+  if (mask.getChunk() > 0)
+    band.push_back(floorDiv("j", mask.getChunk()) + " == " + floorDiv(r, mask.getChunk()));
+  std::string visible = band.empty() ? "true" : llvm::join(band, " && ");
+  if (mask.getSinks() > 0)
+    visible = "(" + visible + ") || (j < " + std::to_string(mask.getSinks()) +
+              (mask.getCausal() ? " && j <= " + r : std::string()) + ")";
+  if (mask.getGlobal() > 0)
+    visible = "(" + visible + ") || j < " + std::to_string(mask.getGlobal()) + " || " + r +
+              " < " + std::to_string(mask.getGlobal());
+  os << "  static __device__ __forceinline__ bool visible(int, int i, int j) { return " << visible
+     << "; }\n";
+
+  // The keys [k0, k1) that rows [q0, q1) may see (sinks and global tokens widen it to all
+  // keys before the band's end, or to all keys).
+  std::string r0 = position("q0"), r1 = position("q1 - 1");
+  os << "  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) "
+        "{\n";
+  os << "    k0 = 0;\n    k1 = Sk;\n";
+  bool widened = mask.getSinks() > 0 || mask.getGlobal() > 0;
+  if (!widened && mask.getLeft() >= 0)
+    os << "    k0 = max(k0, " << r0 << " - " << mask.getLeft() << ");\n";
+  if (!widened && mask.getChunk() > 0)
+    os << "    k0 = max(k0, " << floorDiv(r0, mask.getChunk()) << " * " << mask.getChunk()
+       << ");\n";
+  if (mask.getGlobal() == 0) {
+    if (mask.getCausal())
+      os << "    k1 = min(k1, " << r1 << " + 1);\n";
+    if (mask.getRight() >= 0)
+      os << "    k1 = min(k1, " << r1 << " + " << mask.getRight() + 1 << ");\n";
+    if (mask.getChunk() > 0)
+      os << "    k1 = min(k1, (" << floorDiv(r1, mask.getChunk()) << " + 1) * "
+         << mask.getChunk() << ");\n";
+  }
+  os << "  }\n";
+
+  // Every element of rows [q0, q1) × keys [k0, k1) in the band (then visible whatever the
+  // sinks and global tokens add).
+  SmallVector<std::string> full;
+  if (mask.getDilation() > 1)
+    full.push_back("false");
+  if (mask.getCausal())
+    full.push_back("k1 - 1 <= " + r0);
+  if (mask.getLeft() >= 0)
+    full.push_back("k0 >= " + r1 + " - " + std::to_string(mask.getLeft()));
+  if (mask.getRight() >= 0)
+    full.push_back("k1 - 1 <= " + r0 + " + " + std::to_string(mask.getRight()));
+  if (mask.getChunk() > 0) {
+    int64_t c = mask.getChunk();
+    full.push_back(floorDiv("k0", c) + " == " + floorDiv("k1 - 1", c) + " && " +
+                   floorDiv("k0", c) + " == " + floorDiv(r0, c) + " && " + floorDiv("k0", c) +
+                   " == " + floorDiv(r1, c));
+  }
+  os << "  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) "
+        "{\n    return "
+     << (full.empty() ? "true" : llvm::join(full, " && ")) << ";\n  }\n";
+
+  // The score region, or the identity.
+  os << "  static constexpr bool hasScore = " << (op.getScore().empty() ? "false" : "true")
+     << ";\n";
+  os << "  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {\n";
+  if (op.getScore().empty()) {
+    os << "    return s;\n  }\n};\n\n";
+    return success();
+  }
+  names.clear();
+  nextName = 0;
+  Block &body = op.getScore().front();
+  const char *argNames[] = {"s", "b", "h", "i", "j"};
+  for (auto [arg, argName] : llvm::zip(body.getArguments(), argNames)) {
+    if (arg.use_empty())
+      continue;
+    FailureOr<std::string> type = cType(op, arg.getType());
+    if (failed(type))
+      return failure();
+    os << "    " << *type << " " << valueName(arg) << " = " << argName << ";\n";
+  }
+  llvm::SaveAndRestore scope(indent, std::string("    "));
+  for (Operation &inner : body.without_terminator())
+    if (failed(emitScalarOp(inner)))
+      return failure();
+  os << "    return " << valueName(cast<YieldOp>(body.getTerminator()).getValues()[0])
+     << ";\n  }\n};\n\n";
+  return success();
+}

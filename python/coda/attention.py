@@ -1,0 +1,116 @@
+"""coda.attention programs and their PyTorch reference, for test/gpu/check_attention.py and
+bench/attention.py.
+
+A case is a tuple (B, Hq, Hkv, Sq, Sk, d, layout, mask, dtype, lse, softcap): program() writes
+the one-op coda program `@main(q, k, v) -> out[, lse]` (layout "bhsd" or "bshd", mask a dict of
+#coda.mask parameters, dtype "bf16" or "f16", a soft-cap score region when softcap is set),
+emit() its .cu with the PyTorch binding, visible() the mask as a boolean [Sq, Sk] matrix built
+from the rules of docs/semantics.md (independently of the generated index arithmetic), and
+reference() the fp32 attention. torch is passed in: the emitting side needs no torch.
+"""
+import math
+import os
+import subprocess
+
+
+def shapes(case):
+    b, hq, hkv, sq, sk, d, layout, *_ = case
+    if layout == "bhsd":
+        return (b, hq, sq, d), (b, hkv, sk, d), (b, hq, sq)
+    return (b, sq, hq, d), (b, sk, hkv, d), (b, hq, sq)
+
+
+def program(case):
+    """The coda program of a case."""
+    b, hq, hkv, sq, sk, d, layout, mask, dtype, lse, softcap = case
+    (qs, ks, ls) = shapes(case)
+    t = lambda s: f"tensor<{'x'.join(map(str, s))}x{dtype}>"
+    q, k = t(qs), t(ks)
+    lse_t = f"tensor<{'x'.join(map(str, ls))}xf32>"
+    results = f"{q}, {lse_t}" if lse else q
+    mask_attr = ""
+    if mask:
+        parts = [f"causal = true" if key == "causal" else f"{key} = {value}"
+                 for key, value in mask.items()]
+        mask_attr = f" mask <{', '.join(parts)}>"
+    layout_attr = " layout <bshd>" if layout == "bshd" else ""
+    scale = 1.0 / math.sqrt(d)
+    names = "%o, %lse" if lse else "%o"
+    score = ""
+    if softcap:
+        score = f"""
+      score {{
+      ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+        %cap = arith.constant {softcap:e} : f32
+        %x = arith.divf %s, %cap : f32
+        %y = math.tanh %x : f32
+        %z = arith.mulf %y, %cap : f32
+        coda.yield %z : f32
+      }}"""
+    ret = f"%o, %lse : {q}, {lse_t}" if lse else f"%o : {q}"
+    return f"""func.func @main(%q: {q}, %k: {k}, %v: {k}) -> ({results}) {{
+  {names} = coda.attention %q, %k, %v scale {scale:e}{mask_attr}{layout_attr}
+      : {q}, {k}, {k} -> {results}{score}
+  return {ret}
+}}
+"""
+
+
+def emit(cases, out, build):
+    """Writes OUT/<name>.cu for each (name, case) with coda-translate of the build `build`."""
+    os.makedirs(out, exist_ok=True)
+    translate = os.path.join(build, "bin", "coda-translate")
+    for name, case in cases:
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", "-o",
+                        os.path.join(out, f"{name}.cu")], input=program(case), text=True,
+                       check=True)
+
+
+def visible(case, torch, device):
+    """The #coda.mask of a case as a boolean [Sq, Sk] matrix."""
+    _, _, _, sq, sk, _, _, mask, *_ = case
+    i = torch.arange(sq, device=device)[:, None]
+    j = torch.arange(sk, device=device)[None, :]
+    r = i + (sk - sq)
+    band = torch.ones(sq, sk, dtype=torch.bool, device=device)
+    if mask.get("causal"):
+        band &= j <= r
+    if "left" in mask:
+        band &= j >= r - mask["left"]
+    if "right" in mask:
+        band &= j <= r + mask["right"]
+    if mask.get("dilation", 1) > 1:
+        band &= (r - j) % mask["dilation"] == 0
+    if "chunk" in mask:
+        band &= torch.div(j, mask["chunk"], rounding_mode="floor") == torch.div(
+            r, mask["chunk"], rounding_mode="floor")
+    seen = band
+    if mask.get("sinks"):
+        sink = j < mask["sinks"]
+        seen = seen | (sink & (j <= r) if mask.get("causal") else sink)
+    if mask.get("global"):
+        seen = seen | (j < mask["global"]) | (r < mask["global"])
+    return seen
+
+
+def reference(case, q, k, v, torch):
+    """fp32 attention in the bhsd layout: (out, lse)."""
+    b, hq, hkv, sq, sk, d, layout, mask, dtype, lse, softcap = case
+    if layout == "bshd":
+        q, k, v = (x.transpose(1, 2) for x in (q, k, v))
+    q, k, v = (x.float() for x in (q, k, v))
+    k = k.repeat_interleave(hq // hkv, dim=1)
+    v = v.repeat_interleave(hq // hkv, dim=1)
+    s = (q @ k.transpose(-1, -2)) / math.sqrt(d)
+    if softcap:
+        s = softcap * torch.tanh(s / softcap)
+    s = s.masked_fill(~visible(case, torch, q.device), float("-inf"))
+    m = s.amax(-1, keepdim=True)
+    m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+    p = torch.exp(s - m)
+    total = p.sum(-1, keepdim=True)
+    out = (p @ v) / torch.where(total > 0, total, torch.ones_like(total))
+    lse_ref = (m + torch.log(total)).squeeze(-1)
+    if layout == "bshd":
+        out = out.transpose(1, 2)
+    return out, lse_ref

@@ -1,0 +1,73 @@
+// RUN: coda-translate --coda-to-cuda %s -split-input-file | FileCheck %s
+
+// A coda.attention the kernel runs: its Problem (shapes, the strides of token-major heads,
+// GQA's KV head offsets, the causal mask at an element, the keys a row block may see and
+// whether a block is all visible), launched by the function's launcher after the alignment
+// check of its four buffers.
+// CHECK-LABEL: struct main_a0 {
+// CHECK-NEXT:    using Element = __nv_bfloat16;
+// CHECK-NEXT:    static constexpr int B = 2, Hq = 8, Hkv = 2, Sq = 48, Sk = 80, D = 64;
+// CHECK-NEXT:    static constexpr float scale = 1.250000000e-01f;
+// CHECK-NEXT:    static constexpr long long qStride = 512, kvStride = 128;
+// CHECK:         static __device__ __forceinline__ long long kvOffset(int b, int g) {
+// CHECK-NEXT:      return static_cast<long long>(b) * 10240 + static_cast<long long>(g) * 64;
+// CHECK:         static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= (i + 32); }
+// CHECK:           k1 = min(k1, (q1 - 1 + 32) + 1);
+// CHECK:           return k1 - 1 <= (q0 + 32);
+// CHECK:         static constexpr bool hasScore = false;
+// CHECK-LABEL: extern "C" int main_run(
+// CHECK:         if (!coda_aligned(
+// CHECK:         // coda.attention main_a0.
+// CHECK-NEXT:    if (coda::rt::attention::launch<main_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1), stream) != cudaSuccess)
+func.func @main(%q: tensor<2x48x8x64xbf16>, %k: tensor<2x80x2x64xbf16>, %v: tensor<2x80x2x64xbf16>)
+    -> (tensor<2x48x8x64xbf16>, tensor<2x8x48xf32>) {
+  %o, %lse = coda.attention %q, %k, %v scale 0.125 mask <causal = true> layout <bshd>
+      : tensor<2x48x8x64xbf16>, tensor<2x80x2x64xbf16>, tensor<2x80x2x64xbf16>
+      -> tensor<2x48x8x64xbf16>, tensor<2x8x48xf32>
+  return %o, %lse : tensor<2x48x8x64xbf16>, tensor<2x8x48xf32>
+}
+
+// -----
+
+// Masks the band does not bound: dilation never gives a full block; sinks and global tokens
+// keep every key in range; a score region is a device function of the indices it reads.
+// CHECK-LABEL: struct main_a0 {
+// CHECK:         visible(int, int i, int j) { return (j <= i && (i - j) % 4 == 0) || (j < 2 && j <= i); }
+// CHECK:         keyRange(int, int q0, int q1, int &k0, int &k1) {
+// CHECK-NEXT:      k0 = 0;
+// CHECK-NEXT:      k1 = Sk;
+// CHECK-NEXT:      k1 = min(k1, q1 - 1 + 1);
+// CHECK-NEXT:    }
+// CHECK:           return false && k1 - 1 <= q0;
+// CHECK:         static constexpr bool hasScore = true;
+// CHECK:         static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+// CHECK-NEXT:      float [[S:v[0-9]+]] = s;
+// CHECK-NEXT:      long long [[H:v[0-9]+]] = h;
+// CHECK:           return
+func.func @main(%q: tensor<1x4x64x32xf16>) -> tensor<1x4x64x32xf16> {
+  %o = coda.attention %q, %q, %q scale 0.17 mask <causal = true, dilation = 4, sinks = 2>
+      : tensor<1x4x64x32xf16>, tensor<1x4x64x32xf16>, tensor<1x4x64x32xf16>
+      -> tensor<1x4x64x32xf16>
+      score {
+      ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+        %hf = arith.index_cast %h : index to i32
+        %x = arith.sitofp %hf : i32 to f32
+        %y = arith.subf %s, %x : f32
+        coda.yield %y : f32
+      }
+  return %o : tensor<1x4x64x32xf16>
+}
+
+// -----
+
+// f32 heads and per-sequence lengths are not the kernel's: the attention runs as the generics
+// of its linalg meaning.
+// CHECK-NOT:   struct main_a0
+// CHECK-LABEL: __global__ void main_g
+// CHECK-NOT:   coda::rt::attention::launch
+func.func @main(%q: tensor<2x4x16x32xf32>, %n: tensor<2xi32>) -> tensor<2x4x16x32xf32> {
+  %o = coda.attention %q, %q, %q lens(%n : tensor<2xi32>) scale 0.17
+      : tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>
+      -> tensor<2x4x16x32xf32>
+  return %o : tensor<2x4x16x32xf32>
+}

@@ -1,0 +1,49 @@
+// One function per feature of the attention kernel, for nvcc (../attention.test): GQA with
+// token-major heads and a causal mask and LSE, a sliding window with sinks, dilation, chunks,
+// Longformer's global tokens, a soft-capping score region, f16 with head-major heads. Sizes
+// are small: nvcc's time goes by kernel, not by shape.
+
+func.func @causal_gqa(%q: tensor<2x64x8x128xbf16>, %k: tensor<2x64x2x128xbf16>,
+    %v: tensor<2x64x2x128xbf16>) -> (tensor<2x64x8x128xbf16>, tensor<2x8x64xf32>) {
+  %o, %lse = coda.attention %q, %k, %v scale 0.088 mask <causal = true> layout <bshd>
+      : tensor<2x64x8x128xbf16>, tensor<2x64x2x128xbf16>, tensor<2x64x2x128xbf16>
+      -> tensor<2x64x8x128xbf16>, tensor<2x8x64xf32>
+  return %o, %lse : tensor<2x64x8x128xbf16>, tensor<2x8x64xf32>
+}
+
+func.func @window_sinks(%q: tensor<1x4x96x64xbf16>) -> tensor<1x4x96x64xbf16> {
+  %o = coda.attention %q, %q, %q scale 0.125 mask <causal = true, left = 31, sinks = 4>
+      : tensor<1x4x96x64xbf16>, tensor<1x4x96x64xbf16>, tensor<1x4x96x64xbf16>
+      -> tensor<1x4x96x64xbf16>
+  return %o : tensor<1x4x96x64xbf16>
+}
+
+func.func @dilated_chunked(%q: tensor<1x4x96x64xbf16>) -> tensor<1x4x96x64xbf16> {
+  %o = coda.attention %q, %q, %q scale 0.125 mask <causal = true, dilation = 2, chunk = 32>
+      : tensor<1x4x96x64xbf16>, tensor<1x4x96x64xbf16>, tensor<1x4x96x64xbf16>
+      -> tensor<1x4x96x64xbf16>
+  return %o : tensor<1x4x96x64xbf16>
+}
+
+func.func @longformer(%q: tensor<1x4x96x32xbf16>) -> tensor<1x4x96x32xbf16> {
+  %o = coda.attention %q, %q, %q scale 0.17 mask <left = 8, right = 8, global = 2>
+      : tensor<1x4x96x32xbf16>, tensor<1x4x96x32xbf16>, tensor<1x4x96x32xbf16>
+      -> tensor<1x4x96x32xbf16>
+  return %o : tensor<1x4x96x32xbf16>
+}
+
+func.func @softcap_f16(%q: tensor<1x2x33x128xf16>, %k: tensor<1x2x65x128xf16>)
+    -> tensor<1x2x33x128xf16> {
+  %o = coda.attention %q, %k, %k scale 0.088 mask <causal = true>
+      : tensor<1x2x33x128xf16>, tensor<1x2x65x128xf16>, tensor<1x2x65x128xf16>
+      -> tensor<1x2x33x128xf16>
+      score {
+      ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+        %cap = arith.constant 50.0 : f32
+        %x = arith.divf %s, %cap : f32
+        %t = math.tanh %x : f32
+        %y = arith.mulf %t, %cap : f32
+        coda.yield %y : f32
+      }
+  return %o : tensor<1x2x33x128xf16>
+}

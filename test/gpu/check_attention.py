@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""T3 for coda.attention: each case below is a one-op program (`@main(q, k, v) -> out[, lse]`),
+emitted by coda-translate with its PyTorch binding, built, and run on the GPU against an fp32
+PyTorch reference computed from the same bf16/f16 inputs. The reference builds each mask as a
+boolean [Sq, Sk] matrix from the #coda.mask rules (docs/semantics.md), independently of the
+generated index arithmetic. An output passes when max|out - ref| / max|ref| <= 1e-2; rows that
+see no key must be exactly 0 with lse = -inf. Exit status 0 when every case passes.
+
+Usage: check_attention.py --emit DIR [--build DIR]     (where LLVM is: write the .cu files)
+       check_attention.py --emitted DIR [--only A,B]   (on the GPU machine: build and run)
+       check_attention.py --list
+"""
+import argparse
+import os
+import sys
+
+from coda.attention import emit, reference, shapes, visible
+from coda.paths import build_dir
+
+BOUND = 1e-2
+
+# name: (B, Hq, Hkv, Sq, Sk, d, layout, mask, dtype, lse, softcap)
+CASES = {
+    "dense_d64": (2, 8, 8, 129, 129, 64, "bhsd", {}, "bf16", False, None),
+    "causal_gqa4_d128_bshd": (2, 8, 2, 1000, 1000, 128, "bshd", {"causal": 1}, "bf16", True, None),
+    "causal_gqa8_decode": (1, 16, 2, 7, 4097, 64, "bhsd", {"causal": 1}, "bf16", True, None),
+    "causal_one_query_f16": (2, 4, 4, 1, 129, 128, "bshd", {"causal": 1}, "f16", False, None),
+    "sliding_window": (1, 4, 2, 1000, 1000, 64, "bshd", {"causal": 1, "left": 255}, "bf16", False,
+                       None),
+    "longformer": (1, 4, 4, 1000, 1000, 64, "bhsd", {"left": 64, "right": 64, "global": 8}, "bf16",
+                   False, None),
+    "dilated4": (1, 4, 4, 1000, 1000, 64, "bhsd", {"causal": 1, "dilation": 4}, "bf16", False, None),
+    "chunked": (1, 4, 4, 1000, 1000, 128, "bshd", {"causal": 1, "chunk": 128}, "bf16", False, None),
+    "sinks": (1, 4, 2, 1000, 1000, 64, "bshd", {"causal": 1, "left": 127, "sinks": 4}, "bf16", True,
+              None),
+    "softcap": (2, 8, 4, 129, 129, 128, "bshd", {"causal": 1}, "bf16", False, 30.0),
+    "fully_masked_rows": (1, 4, 4, 129, 64, 64, "bhsd", {"causal": 1}, "bf16", True, None),
+    "long_causal": (2, 32, 8, 4097, 4097, 128, "bshd", {"causal": 1}, "bf16", True, None),
+}
+
+
+def check(name, module, torch):
+    case = CASES[name]
+    dtype = torch.bfloat16 if case[8] == "bf16" else torch.float16
+    qs, ks, _ = shapes(case)
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(*s, device="cuda").to(dtype) for s in (qs, ks, ks))
+    outs = module.main(q, k, v)
+    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    torch.cuda.synchronize()
+    ref, lse_ref = reference(case, q, k, v, torch)
+    err = ((outs[0].float() - ref).abs().max() / ref.abs().max()).item()
+    ok = err <= BOUND
+    line = f"  {name:24s} rel {err:.1e}"
+    # Rows that see no key: exactly 0 (and lse -inf).
+    empty = ~visible(case, torch, q.device).any(-1)
+    if empty.any():
+        rows = outs[0].transpose(1, 2) if case[6] == "bshd" else outs[0]
+        zero = bool((rows[:, :, empty] == 0).all())
+        ok &= zero
+        line += f", {int(empty.sum())} empty rows {'0' if zero else 'NOT 0'}"
+    if case[9]:
+        lse = outs[1]
+        finite = torch.isfinite(lse_ref)
+        lerr = (lse[finite] - lse_ref[finite]).abs().max().item() if finite.any() else 0.0
+        inf_ok = bool((lse[~finite] == float("-inf")).all())
+        ok &= lerr <= 1e-2 and inf_ok
+        line += f", lse abs {lerr:.1e}" + ("" if inf_ok else " (-inf rows wrong)")
+    print(line + ("" if ok else "  FAIL"), flush=True)
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--emit", metavar="DIR", help="write each case's .cu into DIR and stop")
+    parser.add_argument("--emitted", metavar="DIR", help="the cases' .cu files")
+    parser.add_argument("--build", default=str(build_dir()), help="coda's build (coda-translate)")
+    parser.add_argument("--builds", help="folder for the extensions (default: DIR/builds)")
+    parser.add_argument("--only", help="comma-separated cases")
+    parser.add_argument("--list", action="store_true", help="print the cases")
+    args = parser.parse_args()
+    names = args.only.split(",") if args.only else list(CASES)
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        sys.exit(f"check_attention: no case {', '.join(unknown)} (cases: {' '.join(CASES)})")
+    if args.list:
+        print(" ".join(CASES))
+        return 0
+    if args.emit:
+        emit([(name, CASES[name]) for name in names], args.emit, args.build)
+        return 0
+    if not args.emitted:
+        sys.exit("check_attention: give --emit DIR or --emitted DIR")
+    import torch
+
+    from coda.extension import build
+
+    args.out = args.emitted
+    args.builds = args.builds or os.path.join(args.emitted, "builds")
+    ok = True
+    for name in names:
+        module, seconds = build(name, os.path.join(args.emitted, f"{name}.cu"), args)
+        ok &= check(name, module, torch)
+    print("all passed" if ok else "FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
