@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace mlir::coda {
@@ -393,49 +394,105 @@ bool holds(arith::CmpIPredicate p, int64_t x) {
   }
 }
 
-/// What the score chain does to q·kᵀ: a scale, and whether it hides the keys after the query.
+/// A condition of generic `g` on the query and key positions that depends on their distance
+/// d = j - i alone (comparisons of j - i with constants, combined with and/or/xor), as a
+/// function of d; none for anything else.
+std::optional<std::function<bool(int64_t)>> distanceCondition(linalg::GenericOp g, Value c) {
+  using Fn = std::function<bool(int64_t)>;
+  if (auto cst = c.getDefiningOp<arith::ConstantOp>())
+    if (auto b = dyn_cast<IntegerAttr>(cst.getValue()); b && b.getType().isInteger(1)) {
+      bool value = b.getValue().getBoolValue();
+      return Fn([value](int64_t) { return value; });
+    }
+  if (auto cmp = c.getDefiningOp<arith::CmpIOp>()) {
+    if (!llvm::is_contained({arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
+                             arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge,
+                             arith::CmpIPredicate::eq, arith::CmpIPredicate::ne},
+                            cmp.getPredicate()))
+      return std::nullopt;
+    std::optional<Linear> l = linearForm(g, cmp.getLhs()), r = linearForm(g, cmp.getRhs());
+    if (!l || !r)
+      return std::nullopt;
+    Linear d{l->a - r->a, l->b - r->b, l->c - r->c};
+    if (d.a != -d.b)
+      return std::nullopt;
+    arith::CmpIPredicate p = cmp.getPredicate();
+    return Fn([p, d](int64_t dist) { return holds(p, d.a * dist + d.c); });
+  }
+  Operation *op = c.getDefiningOp();
+  if (!isa_and_nonnull<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op))
+    return std::nullopt;
+  auto x = distanceCondition(g, op->getOperand(0)), y = distanceCondition(g, op->getOperand(1));
+  if (!x || !y)
+    return std::nullopt;
+  if (isa<arith::AndIOp>(op))
+    return Fn([x, y](int64_t d) { return (*x)(d) && (*y)(d); });
+  if (isa<arith::OrIOp>(op))
+    return Fn([x, y](int64_t d) { return (*x)(d) || (*y)(d); });
+  return Fn([x, y](int64_t d) { return (*x)(d) != (*y)(d); });
+}
+
+bool isMinusInf(std::optional<double> c) { return c && std::isinf(*c) && *c < 0; }
+
+/// What the score chain does to q·kᵀ: a scale, and the distances j - i it hides.
 struct ScoreEdit {
   double scale = 1.0;
-  bool causal = false;
+  SmallVector<std::function<bool(int64_t)>> hidden;
   linalg::BatchMatmulOp qk;
 };
 
-/// A mask term select(cmp(j - i, c), 0 | -inf, -inf | 0) of generic `g` as "causal", given
-/// the query and key lengths; fails on any other mask.
-LogicalResult matchCausalTerm(linalg::GenericOp g, Value m, int64_t sq, int64_t sk,
-                              ScoreEdit &edit) {
+/// A mask term of generic `g`, select(cond(j - i), 0 | -inf, -inf | 0) added to the scores:
+/// the distances it hides, added to `edit`.
+LogicalResult matchMaskTerm(linalg::GenericOp g, Value m, ScoreEdit &edit) {
   auto sel = m.getDefiningOp<arith::SelectOp>();
-  auto cmp = sel ? sel.getCondition().getDefiningOp<arith::CmpIOp>() : arith::CmpIOp();
-  std::optional<double> t = sel ? floatConstant(sel.getTrueValue()) : std::nullopt;
-  std::optional<double> f = sel ? floatConstant(sel.getFalseValue()) : std::nullopt;
-  if (!cmp || !t || !f || edit.causal || sq != sk)
+  if (!sel)
     return failure();
-  bool hideWhenTrue = std::isinf(*t) && *t < 0 && *f == 0.0;
-  if (!hideWhenTrue && !(std::isinf(*f) && *f < 0 && *t == 0.0))
+  std::optional<double> t = floatConstant(sel.getTrueValue()),
+                        f = floatConstant(sel.getFalseValue());
+  bool hideWhenTrue = isMinusInf(t) && f == 0.0;
+  if (!hideWhenTrue && !(isMinusInf(f) && t == 0.0))
     return failure();
-  if (!llvm::is_contained({arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
-                           arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge},
-                          cmp.getPredicate()))
+  auto cond = distanceCondition(g, sel.getCondition());
+  if (!cond)
     return failure();
-  std::optional<Linear> l = linearForm(g, cmp.getLhs()), r = linearForm(g, cmp.getRhs());
-  if (!l || !r)
-    return failure();
-  Linear d{l->a - r->a, l->b - r->b, l->c - r->c};
-  // A function of j - i alone: decide every distance the scores have.
-  if (d.a == 0 || d.a != -d.b)
-    return failure();
-  for (int64_t dist = -(sq - 1); dist <= sk - 1; ++dist) {
-    bool hidden = holds(cmp.getPredicate(), d.a * dist + d.c) == hideWhenTrue;
-    if (hidden != (dist > 0))
-      return failure();
-  }
-  edit.causal = true;
+  edit.hidden.push_back([cond = *cond, hideWhenTrue](int64_t d) { return cond(d) == hideWhenTrue; });
   return success();
 }
 
-/// The scores' elementwise chain back to the product q·kᵀ: each generic computes c·s, plus a
-/// causal mask term in at most one.
-FailureOr<ScoreEdit> matchScoreChain(Value s, int64_t sq, int64_t sk) {
+/// The band of distances `edit` leaves visible as a #coda.mask (query i at position i: Sq =
+/// Sk): dense, causal, or a window; none when the visible distances are not one interval that
+/// the mask can say.
+std::optional<MaskAttr> bandMask(MLIRContext *ctx, const ScoreEdit &edit, int64_t sq,
+                                 int64_t sk) {
+  if (edit.hidden.empty())
+    return MaskAttr();
+  if (sq != sk)
+    return std::nullopt;
+  std::optional<int64_t> lo, hi;
+  bool gap = false;
+  for (int64_t d = -(sq - 1); d <= sk - 1; ++d) {
+    bool seen = llvm::none_of(edit.hidden, [&](const auto &hides) { return hides(d); });
+    if (seen && hi && *hi != d - 1)
+      gap = true;
+    if (seen) {
+      lo = lo ? lo : d;
+      hi = d;
+    }
+  }
+  // Visible distances [lo, hi]: j <= i + hi and j >= i + lo.
+  if (gap || !lo || *hi < 0 || *lo > 0)
+    return std::nullopt;
+  bool causal = *hi == 0;
+  int64_t right = causal || *hi == sk - 1 ? -1 : *hi;
+  int64_t left = *lo == -(sq - 1) ? -1 : -*lo;
+  if (!causal && left < 0 && right < 0)
+    return MaskAttr();
+  return MaskAttr::get(ctx, causal, left, right, 1, 0, 0, 0);
+}
+
+/// The scores' elementwise chain back to the product q·kᵀ: each generic computes c·s, plus
+/// mask terms on the distance j - i (added -inf, or a select of -inf).
+FailureOr<ScoreEdit> matchScoreChain(Value s) {
   ScoreEdit edit;
   while (!(edit.qk = s.getDefiningOp<linalg::BatchMatmulOp>())) {
     auto g = s.getDefiningOp<linalg::GenericOp>();
@@ -468,12 +525,23 @@ FailureOr<ScoreEdit> matchScoreChain(Value s, int64_t sq, int64_t sk) {
         x = lhs;
       } else if (auto add = dyn_cast<arith::AddFOp>(op)) {
         Value term = add.getRhs(), rest = add.getLhs();
-        if (failed(matchCausalTerm(g, term, sq, sk, edit))) {
+        if (failed(matchMaskTerm(g, term, edit))) {
           std::swap(term, rest);
-          if (failed(matchCausalTerm(g, term, sq, sk, edit)))
+          if (failed(matchMaskTerm(g, term, edit)))
             return failure();
         }
         x = rest;
+      } else if (auto sel = dyn_cast<arith::SelectOp>(op)) {
+        // masked_fill / where: the score where the condition says, -inf elsewhere.
+        bool keepWhenTrue = isMinusInf(floatConstant(sel.getFalseValue()));
+        if (!keepWhenTrue && !isMinusInf(floatConstant(sel.getTrueValue())))
+          return failure();
+        auto cond = distanceCondition(g, sel.getCondition());
+        if (!cond)
+          return failure();
+        edit.hidden.push_back(
+            [cond = *cond, keepWhenTrue](int64_t d) { return cond(d) != keepWhenTrue; });
+        x = keepWhenTrue ? sel.getTrueValue() : sel.getFalseValue();
       } else {
         return failure();
       }
@@ -540,8 +608,12 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   if (!s || cast<RankedTensorType>(s.getType()).getRank() != 3)
     return false;
   auto scoreType = cast<RankedTensorType>(s.getType());
-  FailureOr<ScoreEdit> edit = matchScoreChain(s, scoreType.getDimSize(1), scoreType.getDimSize(2));
+  FailureOr<ScoreEdit> edit = matchScoreChain(s);
   if (failed(edit))
+    return false;
+  std::optional<MaskAttr> mask =
+      bandMask(pv.getContext(), *edit, scoreType.getDimSize(1), scoreType.getDimSize(2));
+  if (!mask)
     return false;
   linalg::BatchMatmulOp qk = edit->qk;
   auto qkFill = qk.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
@@ -589,11 +661,10 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   outShape[3] = vType.getDimSize(3);
   auto outType = RankedTensorType::get(outShape, element);
   MLIRContext *ctx = rewriter.getContext();
-  MaskAttr mask = edit->causal ? MaskAttr::get(ctx, true, -1, -1, 1, 0, 0, 0) : MaskAttr();
   double scale = q.scale * k.scale * edit->scale;
   auto attention = AttentionOp::create(
       rewriter, loc, outType, Type(), qv, kv, vv, Value(),
-      rewriter.getF32FloatAttr(static_cast<float>(scale)), mask,
+      rewriter.getF32FloatAttr(static_cast<float>(scale)), *mask,
       AttentionLayoutAttr::get(ctx, q.layout));
 
   // Back to the [B·H, Sq, dv] view the program had; a token-major output read back as

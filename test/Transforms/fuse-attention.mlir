@@ -12,7 +12,13 @@
 // RUN: coda-opt --coda-fuse-attention %t/softmax.mlir -o %t/softmax.fused.mlir
 // RUN: FileCheck %s --check-prefix=SOFTMAX < %t/softmax.fused.mlir
 // RUN: coda-run %t/softmax.fused.mlir --against %t/softmax.mlir --rtol 1e-4 --seed 0 | FileCheck %s --check-prefix=SAME
-// RUN: coda-opt --coda-fuse-attention %t/shifted.mlir | FileCheck %s --check-prefix=SHIFTED
+// RUN: coda-opt --coda-fuse-attention %t/shifted.mlir -o %t/shifted.fused.mlir
+// RUN: FileCheck %s --check-prefix=SHIFTED < %t/shifted.fused.mlir
+// RUN: coda-run %t/shifted.fused.mlir --against %t/shifted.mlir --atol 1e-2 --rtol 1e-2 | FileCheck %s --check-prefix=SAME
+// RUN: coda-opt --coda-fuse-attention %t/window.mlir -o %t/window.fused.mlir
+// RUN: FileCheck %s --check-prefix=WINDOW < %t/window.fused.mlir
+// RUN: coda-run %t/window.fused.mlir --against %t/window.mlir --atol 1e-2 --rtol 1e-2 | FileCheck %s --check-prefix=SAME
+// RUN: coda-opt --coda-fuse-attention %t/gap.mlir | FileCheck %s --check-prefix=GAP
 
 // SAME: result #0: {{.*}}: ok
 
@@ -36,11 +42,19 @@
 // SOFTMAX:       coda.attention %{{.*}}, %{{.*}}, %{{.*}} scale 2.500000e-01 mask <causal = true> layout <bshd> {{.*}} : tensor<1x16x4x16xf32>, tensor<1x16x4x16xf32>, tensor<1x16x4x16xf32> -> tensor<1x16x4x16xf32>
 // SOFTMAX-NOT:   linalg.
 
-// Keys up to two positions ahead stay visible: no structured mask says that.
+// Keys up to two positions ahead visible: a window bounded on the right only.
 // SHIFTED-LABEL: func.func @shifted_mask
-// SHIFTED-NOT:   coda.attention
-// SHIFTED:       linalg.batch_matmul
-// SHIFTED:       linalg.batch_matmul
+// SHIFTED:       coda.attention {{.*}} mask <right = 2> layout <bshd>
+
+// An additive mask hiding keys after the query and more than 3 before it: a sliding window.
+// WINDOW-LABEL: func.func @sliding_window
+// WINDOW:       coda.attention {{.*}} mask <causal = true, left = 3> layout <bshd>
+
+// Every key but the one two positions ahead: not one band of distances, left as written.
+// GAP-LABEL: func.func @gap
+// GAP-NOT:   coda.attention
+// GAP:       linalg.batch_matmul
+// GAP:       linalg.batch_matmul
 
 //--- sdpa.mlir
 func.func @sdpa_gqa_causal(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>, %v: tensor<2x8x2x16xbf16>) -> tensor<16x64xbf16> {
@@ -298,6 +312,259 @@ func.func @shifted_mask(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>, %v
   ^bb0(%in: f32, %in_21: i64, %in_22: i64, %out: f32):
     %53 = arith.subi %in_21, %in_22 : i64
     %54 = arith.cmpi sle, %53, %c2_i64 : i64
+    %55 = arith.select %54, %cst_2, %cst_1 : f32
+    %56 = arith.addf %in, %55 : f32
+    linalg.yield %56 : f32
+  } -> tensor<8x8x8xf32>
+  %31 = linalg.fill ins(%cst_1 : f32) outs(%22 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%30 : tensor<8x8x8xf32>) outs(%31 : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %53 = arith.maximumf %in, %out : f32
+    linalg.yield %53 : f32
+  } -> tensor<8x8xf32>
+  %33 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%30, %32 : tensor<8x8x8xf32>, tensor<8x8xf32>) outs(%26 : tensor<8x8x8xf32>) {
+  ^bb0(%in: f32, %in_21: f32, %out: f32):
+    %53 = arith.subf %in, %in_21 : f32
+    %54 = math.exp %53 : f32
+    linalg.yield %54 : f32
+  } -> tensor<8x8x8xf32>
+  %expanded_14 = tensor.expand_shape %33 [[0, 1], [2], [3]] output_shape [2, 4, 8, 8] : tensor<8x8x8xf32> into tensor<2x4x8x8xf32>
+  %34 = tensor.empty() : tensor<2x4x8x1xf32>
+  %35 = linalg.fill ins(%cst_2 : f32) outs(%34 : tensor<2x4x8x1xf32>) -> tensor<2x4x8x1xf32>
+  %36 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%expanded_14 : tensor<2x4x8x8xf32>) outs(%35 : tensor<2x4x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %53 = arith.addf %in, %out : f32
+    linalg.yield %53 : f32
+  } -> tensor<2x4x8x1xf32>
+  %37 = tensor.empty() : tensor<8x8x8xi1>
+  %38 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%30 : tensor<8x8x8xf32>) outs(%37 : tensor<8x8x8xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %53 = arith.extf %in : f32 to f64
+    %54 = arith.cmpf oeq, %53, %cst_0 : f64
+    linalg.yield %54 : i1
+  } -> tensor<8x8x8xi1>
+  %expanded_15 = tensor.expand_shape %38 [[0, 1], [2], [3]] output_shape [2, 4, 8, 8] : tensor<8x8x8xi1> into tensor<2x4x8x8xi1>
+  %39 = tensor.empty() : tensor<2x4x8x1xi1>
+  %40 = linalg.fill ins(%true : i1) outs(%39 : tensor<2x4x8x1xi1>) -> tensor<2x4x8x1xi1>
+  %41 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%expanded_15 : tensor<2x4x8x8xi1>) outs(%40 : tensor<2x4x8x1xi1>) {
+  ^bb0(%in: i1, %out: i1):
+    %53 = arith.andi %in, %out : i1
+    linalg.yield %53 : i1
+  } -> tensor<2x4x8x1xi1>
+  %42 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%41, %expanded_14, %36 : tensor<2x4x8x1xi1>, tensor<2x4x8x8xf32>, tensor<2x4x8x1xf32>) outs(%29 : tensor<2x4x8x8xf32>) {
+  ^bb0(%in: i1, %in_21: f32, %in_22: f32, %out: f32):
+    %53 = arith.divf %in_21, %in_22 : f32
+    %54 = arith.select %in, %cst_2, %53 : f32
+    linalg.yield %54 : f32
+  } -> tensor<2x4x8x8xf32>
+  %collapsed_16 = tensor.collapse_shape %42 [[0, 1], [2], [3]] : tensor<2x4x8x8xf32> into tensor<8x8x8xf32>
+  %43 = linalg.fill ins(%cst_2 : f32) outs(%17 : tensor<8x8x16xf32>) -> tensor<8x8x16xf32>
+  %44 = linalg.batch_matmul ins(%collapsed_16, %19#0 : tensor<8x8x8xf32>, tensor<8x8x16xf32>) outs(%43 : tensor<8x8x16xf32>) -> tensor<8x8x16xf32>
+  %45 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%44 : tensor<8x8x16xf32>) outs(%12 : tensor<8x8x16xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %53 = arith.truncf %in : f32 to bf16
+    linalg.yield %53 : bf16
+  } -> tensor<8x8x16xbf16>
+  %expanded_17 = tensor.expand_shape %45 [[0, 1], [2], [3]] output_shape [2, 4, 8, 16] : tensor<8x8x16xbf16> into tensor<2x4x8x16xbf16>
+  %46 = tensor.empty() : tensor<2x8x4x16xbf16>
+  %transposed_18 = linalg.transpose ins(%expanded_17 : tensor<2x4x8x16xbf16>) outs(%46 : tensor<2x8x4x16xbf16>) permutation = [0, 2, 1, 3] 
+  %collapsed_19 = tensor.collapse_shape %transposed_18 [[0, 1], [2, 3]] : tensor<2x8x4x16xbf16> into tensor<16x64xbf16>
+  return %collapsed_19 : tensor<16x64xbf16>
+}
+
+//--- window.mlir
+func.func @sliding_window(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>, %v: tensor<2x8x2x16xbf16>) -> tensor<16x64xbf16> {
+  %c8 = arith.constant 8 : index
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant 5.000000e-01 : f32
+  %cst_0 = arith.constant 0xFFF0000000000000 : f64
+  %true = arith.constant true
+  %cst_1 = arith.constant 0xFF800000 : f32
+  %cst_2 = arith.constant 0.000000e+00 : f32
+  %c0_i64 = arith.constant 0 : i64
+  %c2_i64 = arith.constant 2 : i64
+  %11 = tensor.empty() : tensor<2x4x8x16xbf16>
+  %12 = tensor.empty() : tensor<8x8x16xbf16>
+  %transposed = linalg.transpose ins(%q : tensor<2x8x4x16xbf16>) outs(%11 : tensor<2x4x8x16xbf16>) permutation = [0, 2, 1, 3] 
+  %collapsed_7 = tensor.collapse_shape %transposed [[0, 1], [2], [3]] : tensor<2x4x8x16xbf16> into tensor<8x8x16xbf16>
+  %13 = tensor.empty() : tensor<2x2x2x8x16xbf16>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<2x8x2x16xbf16>) outs(%13 : tensor<2x2x2x8x16xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<2x2x2x8x16xbf16>
+  %collapsed_10 = tensor.collapse_shape %14 [[0], [1, 2], [3], [4]] : tensor<2x2x2x8x16xbf16> into tensor<2x4x8x16xbf16>
+  %15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<2x8x2x16xbf16>) outs(%13 : tensor<2x2x2x8x16xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<2x2x2x8x16xbf16>
+  %collapsed_11 = tensor.collapse_shape %15 [[0, 1, 2], [3], [4]] : tensor<2x2x2x8x16xbf16> into tensor<8x8x16xbf16>
+  %16 = tensor.empty() : tensor<2x4x8x16xf32>
+  %17 = tensor.empty() : tensor<8x8x16xf32>
+  %18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%collapsed_10 : tensor<2x4x8x16xbf16>) outs(%16 : tensor<2x4x8x16xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %53 = arith.extf %in : bf16 to f32
+    linalg.yield %53 : f32
+  } -> tensor<2x4x8x16xf32>
+  %19:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_11, %collapsed_7 : tensor<8x8x16xbf16>, tensor<8x8x16xbf16>) outs(%17, %17 : tensor<8x8x16xf32>, tensor<8x8x16xf32>) {
+  ^bb0(%in: bf16, %in_21: bf16, %out: f32, %out_22: f32):
+    %53 = arith.extf %in : bf16 to f32
+    %54 = arith.extf %in_21 : bf16 to f32
+    %55 = arith.mulf %54, %cst : f32
+    linalg.yield %53, %55 : f32, f32
+  } -> (tensor<8x8x16xf32>, tensor<8x8x16xf32>)
+  %20 = tensor.empty() : tensor<8xi64>
+  %21 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%20 : tensor<8xi64>) {
+  ^bb0(%out: i64):
+    %53 = linalg.index 0 : index
+    %54 = arith.index_cast %53 : index to i64
+    linalg.yield %54 : i64
+  } -> tensor<8xi64>
+  %22 = tensor.empty() : tensor<8x8xf32>
+  %23 = tensor.empty() : tensor<2x4x16x8xf32>
+  %transposed_12 = linalg.transpose ins(%18 : tensor<2x4x8x16xf32>) outs(%23 : tensor<2x4x16x8xf32>) permutation = [0, 1, 3, 2] 
+  %collapsed_13 = tensor.collapse_shape %transposed_12 [[0, 1], [2], [3]] : tensor<2x4x16x8xf32> into tensor<8x16x8xf32>
+  %24 = tensor.empty() : tensor<8x16x8xf32>
+  %25 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_13 : tensor<8x16x8xf32>) outs(%24 : tensor<8x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %53 = arith.mulf %in, %cst : f32
+    linalg.yield %53 : f32
+  } -> tensor<8x16x8xf32>
+  %26 = tensor.empty() : tensor<8x8x8xf32>
+  %27 = linalg.fill ins(%cst_2 : f32) outs(%26 : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %28 = linalg.batch_matmul ins(%19#1, %25 : tensor<8x8x16xf32>, tensor<8x16x8xf32>) outs(%27 : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %29 = tensor.empty() : tensor<2x4x8x8xf32>
+  %30 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%28, %21, %21 : tensor<8x8x8xf32>, tensor<8xi64>, tensor<8xi64>) outs(%26 : tensor<8x8x8xf32>) {
+  ^bb0(%in: f32, %in_21: i64, %in_22: i64, %out: f32):
+    %53 = arith.subi %in_21, %in_22 : i64
+    %cm3 = arith.constant -3 : i64
+    %near = arith.cmpi sge, %53, %cm3 : i64
+    %past = arith.cmpi sle, %53, %c0_i64 : i64
+    %54 = arith.andi %past, %near : i1
+    %55 = arith.select %54, %cst_2, %cst_1 : f32
+    %56 = arith.addf %in, %55 : f32
+    linalg.yield %56 : f32
+  } -> tensor<8x8x8xf32>
+  %31 = linalg.fill ins(%cst_1 : f32) outs(%22 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%30 : tensor<8x8x8xf32>) outs(%31 : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %53 = arith.maximumf %in, %out : f32
+    linalg.yield %53 : f32
+  } -> tensor<8x8xf32>
+  %33 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%30, %32 : tensor<8x8x8xf32>, tensor<8x8xf32>) outs(%26 : tensor<8x8x8xf32>) {
+  ^bb0(%in: f32, %in_21: f32, %out: f32):
+    %53 = arith.subf %in, %in_21 : f32
+    %54 = math.exp %53 : f32
+    linalg.yield %54 : f32
+  } -> tensor<8x8x8xf32>
+  %expanded_14 = tensor.expand_shape %33 [[0, 1], [2], [3]] output_shape [2, 4, 8, 8] : tensor<8x8x8xf32> into tensor<2x4x8x8xf32>
+  %34 = tensor.empty() : tensor<2x4x8x1xf32>
+  %35 = linalg.fill ins(%cst_2 : f32) outs(%34 : tensor<2x4x8x1xf32>) -> tensor<2x4x8x1xf32>
+  %36 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%expanded_14 : tensor<2x4x8x8xf32>) outs(%35 : tensor<2x4x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %53 = arith.addf %in, %out : f32
+    linalg.yield %53 : f32
+  } -> tensor<2x4x8x1xf32>
+  %37 = tensor.empty() : tensor<8x8x8xi1>
+  %38 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%30 : tensor<8x8x8xf32>) outs(%37 : tensor<8x8x8xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %53 = arith.extf %in : f32 to f64
+    %54 = arith.cmpf oeq, %53, %cst_0 : f64
+    linalg.yield %54 : i1
+  } -> tensor<8x8x8xi1>
+  %expanded_15 = tensor.expand_shape %38 [[0, 1], [2], [3]] output_shape [2, 4, 8, 8] : tensor<8x8x8xi1> into tensor<2x4x8x8xi1>
+  %39 = tensor.empty() : tensor<2x4x8x1xi1>
+  %40 = linalg.fill ins(%true : i1) outs(%39 : tensor<2x4x8x1xi1>) -> tensor<2x4x8x1xi1>
+  %41 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%expanded_15 : tensor<2x4x8x8xi1>) outs(%40 : tensor<2x4x8x1xi1>) {
+  ^bb0(%in: i1, %out: i1):
+    %53 = arith.andi %in, %out : i1
+    linalg.yield %53 : i1
+  } -> tensor<2x4x8x1xi1>
+  %42 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%41, %expanded_14, %36 : tensor<2x4x8x1xi1>, tensor<2x4x8x8xf32>, tensor<2x4x8x1xf32>) outs(%29 : tensor<2x4x8x8xf32>) {
+  ^bb0(%in: i1, %in_21: f32, %in_22: f32, %out: f32):
+    %53 = arith.divf %in_21, %in_22 : f32
+    %54 = arith.select %in, %cst_2, %53 : f32
+    linalg.yield %54 : f32
+  } -> tensor<2x4x8x8xf32>
+  %collapsed_16 = tensor.collapse_shape %42 [[0, 1], [2], [3]] : tensor<2x4x8x8xf32> into tensor<8x8x8xf32>
+  %43 = linalg.fill ins(%cst_2 : f32) outs(%17 : tensor<8x8x16xf32>) -> tensor<8x8x16xf32>
+  %44 = linalg.batch_matmul ins(%collapsed_16, %19#0 : tensor<8x8x8xf32>, tensor<8x8x16xf32>) outs(%43 : tensor<8x8x16xf32>) -> tensor<8x8x16xf32>
+  %45 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%44 : tensor<8x8x16xf32>) outs(%12 : tensor<8x8x16xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %53 = arith.truncf %in : f32 to bf16
+    linalg.yield %53 : bf16
+  } -> tensor<8x8x16xbf16>
+  %expanded_17 = tensor.expand_shape %45 [[0, 1], [2], [3]] output_shape [2, 4, 8, 16] : tensor<8x8x16xbf16> into tensor<2x4x8x16xbf16>
+  %46 = tensor.empty() : tensor<2x8x4x16xbf16>
+  %transposed_18 = linalg.transpose ins(%expanded_17 : tensor<2x4x8x16xbf16>) outs(%46 : tensor<2x8x4x16xbf16>) permutation = [0, 2, 1, 3] 
+  %collapsed_19 = tensor.collapse_shape %transposed_18 [[0, 1], [2, 3]] : tensor<2x8x4x16xbf16> into tensor<16x64xbf16>
+  return %collapsed_19 : tensor<16x64xbf16>
+}
+
+//--- gap.mlir
+func.func @gap(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>, %v: tensor<2x8x2x16xbf16>) -> tensor<16x64xbf16> {
+  %c8 = arith.constant 8 : index
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant 5.000000e-01 : f32
+  %cst_0 = arith.constant 0xFFF0000000000000 : f64
+  %true = arith.constant true
+  %cst_1 = arith.constant 0xFF800000 : f32
+  %cst_2 = arith.constant 0.000000e+00 : f32
+  %c0_i64 = arith.constant 0 : i64
+  %c2_i64 = arith.constant 2 : i64
+  %11 = tensor.empty() : tensor<2x4x8x16xbf16>
+  %12 = tensor.empty() : tensor<8x8x16xbf16>
+  %transposed = linalg.transpose ins(%q : tensor<2x8x4x16xbf16>) outs(%11 : tensor<2x4x8x16xbf16>) permutation = [0, 2, 1, 3] 
+  %collapsed_7 = tensor.collapse_shape %transposed [[0, 1], [2], [3]] : tensor<2x4x8x16xbf16> into tensor<8x8x16xbf16>
+  %13 = tensor.empty() : tensor<2x2x2x8x16xbf16>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<2x8x2x16xbf16>) outs(%13 : tensor<2x2x2x8x16xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<2x2x2x8x16xbf16>
+  %collapsed_10 = tensor.collapse_shape %14 [[0], [1, 2], [3], [4]] : tensor<2x2x2x8x16xbf16> into tensor<2x4x8x16xbf16>
+  %15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<2x8x2x16xbf16>) outs(%13 : tensor<2x2x2x8x16xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<2x2x2x8x16xbf16>
+  %collapsed_11 = tensor.collapse_shape %15 [[0, 1, 2], [3], [4]] : tensor<2x2x2x8x16xbf16> into tensor<8x8x16xbf16>
+  %16 = tensor.empty() : tensor<2x4x8x16xf32>
+  %17 = tensor.empty() : tensor<8x8x16xf32>
+  %18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%collapsed_10 : tensor<2x4x8x16xbf16>) outs(%16 : tensor<2x4x8x16xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %53 = arith.extf %in : bf16 to f32
+    linalg.yield %53 : f32
+  } -> tensor<2x4x8x16xf32>
+  %19:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_11, %collapsed_7 : tensor<8x8x16xbf16>, tensor<8x8x16xbf16>) outs(%17, %17 : tensor<8x8x16xf32>, tensor<8x8x16xf32>) {
+  ^bb0(%in: bf16, %in_21: bf16, %out: f32, %out_22: f32):
+    %53 = arith.extf %in : bf16 to f32
+    %54 = arith.extf %in_21 : bf16 to f32
+    %55 = arith.mulf %54, %cst : f32
+    linalg.yield %53, %55 : f32, f32
+  } -> (tensor<8x8x16xf32>, tensor<8x8x16xf32>)
+  %20 = tensor.empty() : tensor<8xi64>
+  %21 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%20 : tensor<8xi64>) {
+  ^bb0(%out: i64):
+    %53 = linalg.index 0 : index
+    %54 = arith.index_cast %53 : index to i64
+    linalg.yield %54 : i64
+  } -> tensor<8xi64>
+  %22 = tensor.empty() : tensor<8x8xf32>
+  %23 = tensor.empty() : tensor<2x4x16x8xf32>
+  %transposed_12 = linalg.transpose ins(%18 : tensor<2x4x8x16xf32>) outs(%23 : tensor<2x4x16x8xf32>) permutation = [0, 1, 3, 2] 
+  %collapsed_13 = tensor.collapse_shape %transposed_12 [[0, 1], [2], [3]] : tensor<2x4x16x8xf32> into tensor<8x16x8xf32>
+  %24 = tensor.empty() : tensor<8x16x8xf32>
+  %25 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%collapsed_13 : tensor<8x16x8xf32>) outs(%24 : tensor<8x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %53 = arith.mulf %in, %cst : f32
+    linalg.yield %53 : f32
+  } -> tensor<8x16x8xf32>
+  %26 = tensor.empty() : tensor<8x8x8xf32>
+  %27 = linalg.fill ins(%cst_2 : f32) outs(%26 : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %28 = linalg.batch_matmul ins(%19#1, %25 : tensor<8x8x16xf32>, tensor<8x16x8xf32>) outs(%27 : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %29 = tensor.empty() : tensor<2x4x8x8xf32>
+  %30 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%28, %21, %21 : tensor<8x8x8xf32>, tensor<8xi64>, tensor<8xi64>) outs(%26 : tensor<8x8x8xf32>) {
+  ^bb0(%in: f32, %in_21: i64, %in_22: i64, %out: f32):
+    %53 = arith.subi %in_21, %in_22 : i64
+    %54 = arith.cmpi ne, %53, %c2_i64 : i64
     %55 = arith.select %54, %cst_2, %cst_1 : f32
     %56 = arith.addf %in, %55 : f32
     linalg.yield %56 : f32

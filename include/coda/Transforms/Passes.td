@@ -251,8 +251,10 @@ def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
     * a broadcast of each KV head over its group of query heads (`repeat_kv`,
       `repeat_interleave`) becomes grouped-query attention;
     * constant factors on q, on k and on the scores multiply into `scale`;
-    * an additive mask `select(j - i > 0, -inf, 0)` built from position vectors becomes
-      `#coda.mask<causal = true>` (when Sq = Sk);
+    * a mask on the distance `j - i` of positions built from position vectors (an additive
+      `select(cond, 0, -inf)`, or `select(cond, s, -inf)` as `masked_fill` writes it) that
+      leaves one band of distances visible becomes `#coda.mask` (Sq = Sk): causal, a sliding
+      window, or a bound on either side;
     * the output is written in the layout its users read: a token-major result that the
       program transposes back to `[B, S, H, d]` replaces that transpose.
 
