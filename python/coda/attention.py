@@ -2,8 +2,9 @@
 bench/attention.py.
 
 A case is a tuple (B, Hq, Hkv, Sq, Sk, d, layout, mask, dtype, lse, softcap): program() writes
-the one-op coda program `@main(q, k, v) -> out[, lse]` (layout "bhsd" or "bshd", mask a dict of
-#coda.mask parameters, dtype "bf16" or "f16", a soft-cap score region when softcap is set),
+the one-op coda program `@main(q, k, v[, lens]) -> out[, lse]` (layout "bhsd" or "bshd", mask a
+dict of #coda.mask parameters, and "lens": True for per-sequence lengths, an i32 [B] argument;
+dtype "bf16" or "f16", a soft-cap score region when softcap is set),
 emit() its .cu with the PyTorch binding, visible() the mask as a boolean [Sq, Sk] matrix built
 from the rules of docs/semantics.md (independently of the generated index arithmetic), and
 reference() the fp32 attention. torch is passed in: the emitting side needs no torch.
@@ -29,10 +30,12 @@ def program(case):
     lse_t = f"tensor<{'x'.join(map(str, ls))}xf32>"
     results = f"{q}, {lse_t}" if lse else q
     mask_attr = ""
-    if mask:
-        parts = [f"causal = true" if key == "causal" else f"{key} = {value}"
-                 for key, value in mask.items()]
+    parts = [f"causal = true" if key == "causal" else f"{key} = {value}"
+             for key, value in mask.items() if key != "lens"]
+    if parts:
         mask_attr = f" mask <{', '.join(parts)}>"
+    lens = f"%n: tensor<{b}xi32>" if mask.get("lens") else ""
+    lens_attr = f" lens(%n : tensor<{b}xi32>)" if lens else ""
     layout_attr = " layout <bshd>" if layout == "bshd" else ""
     scale = 1.0 / math.sqrt(d)
     names = "%o, %lse" if lse else "%o"
@@ -48,8 +51,8 @@ def program(case):
         coda.yield %z : f32
       }}"""
     ret = f"%o, %lse : {q}, {lse_t}" if lse else f"%o : {q}"
-    return f"""func.func @main(%q: {q}, %k: {k}, %v: {k}) -> ({results}) {{
-  {names} = coda.attention %q, %k, %v scale {scale:e}{mask_attr}{layout_attr}
+    return f"""func.func @main(%q: {q}, %k: {k}, %v: {k}{", " + lens if lens else ""}) -> ({results}) {{
+  {names} = coda.attention %q, %k, %v{lens_attr} scale {scale:e}{mask_attr}{layout_attr}
       : {q}, {k}, {k} -> {results}{score}
   return {ret}
 }}
@@ -66,12 +69,13 @@ def emit(cases, out, build):
                        check=True)
 
 
-def visible(case, torch, device):
-    """The #coda.mask of a case as a boolean [Sq, Sk] matrix."""
+def visible(case, torch, device, lens=None):
+    """The #coda.mask of a case as a boolean [Sq, Sk] matrix; [B, 1, Sq, Sk] with the
+    per-sequence lengths `lens` (then the query's position is its row)."""
     _, _, _, sq, sk, _, _, mask, *_ = case
     i = torch.arange(sq, device=device)[:, None]
     j = torch.arange(sk, device=device)[None, :]
-    r = i + (sk - sq)
+    r = i + (sk - sq) if lens is None else i
     band = torch.ones(sq, sk, dtype=torch.bool, device=device)
     if mask.get("causal"):
         band &= j <= r
@@ -90,11 +94,14 @@ def visible(case, torch, device):
         seen = seen | (sink & (j <= r) if mask.get("causal") else sink)
     if mask.get("global"):
         seen = seen | (j < mask["global"]) | (r < mask["global"])
+    if lens is not None:
+        n = lens.to(device).long()[:, None, None, None]
+        seen = seen[None, None] & (i < n) & (j < n)
     return seen
 
 
-def reference(case, q, k, v, torch):
-    """fp32 attention in the bhsd layout: (out, lse)."""
+def reference(case, q, k, v, torch, lens=None):
+    """fp32 attention (out in the case's layout, lse [B, Hq, Sq])."""
     b, hq, hkv, sq, sk, d, layout, mask, dtype, lse, softcap = case
     if layout == "bshd":
         q, k, v = (x.transpose(1, 2) for x in (q, k, v))
@@ -104,7 +111,7 @@ def reference(case, q, k, v, torch):
     s = (q @ k.transpose(-1, -2)) / math.sqrt(d)
     if softcap:
         s = softcap * torch.tanh(s / softcap)
-    s = s.masked_fill(~visible(case, torch, q.device), float("-inf"))
+    s = s.masked_fill(~visible(case, torch, q.device, lens), float("-inf"))
     m = s.amax(-1, keepdim=True)
     m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
     p = torch.exp(s - m)

@@ -4,7 +4,8 @@ emitted by coda-translate with its PyTorch binding, built, and run on the GPU ag
 PyTorch reference computed from the same bf16/f16 inputs. The reference builds each mask as a
 boolean [Sq, Sk] matrix from the #coda.mask rules (docs/semantics.md), independently of the
 generated index arithmetic. An output passes when max|out - ref| / max|ref| <= 1e-2; rows that
-see no key must be exactly 0 with lse = -inf. Exit status 0 when every case passes.
+see no key must be exactly 0 with lse = -inf. The per-sequence lengths case runs a full, a
+short and an empty sequence. Exit status 0 when every case passes.
 
 Usage: check_attention.py --emit DIR [--build DIR]     (where LLVM is: write the .cu files)
        check_attention.py --emitted DIR [--only A,B]   (on the GPU machine: build and run)
@@ -36,6 +37,7 @@ CASES = {
     "softcap": (2, 8, 4, 129, 129, 128, "bshd", {"causal": 1}, "bf16", False, 30.0),
     "fully_masked_rows": (1, 4, 4, 129, 64, 64, "bhsd", {"causal": 1}, "bf16", True, None),
     "long_causal": (2, 32, 8, 4097, 4097, 128, "bshd", {"causal": 1}, "bf16", True, None),
+    "varlen": (3, 8, 2, 1000, 1000, 64, "bshd", {"causal": 1, "lens": True}, "bf16", True, None),
 }
 
 
@@ -45,20 +47,28 @@ def check(name, module, torch):
     qs, ks, _ = shapes(case)
     torch.manual_seed(0)
     q, k, v = (torch.randn(*s, device="cuda").to(dtype) for s in (qs, ks, ks))
-    outs = module.main(q, k, v)
+    args = [q, k, v]
+    lens = None
+    if case[7].get("lens"):  # a full sequence, a short one, an empty one, ...
+        sq = case[3]
+        lens = torch.tensor([(sq, sq // 3 + 5, 0)[b % 3] for b in range(case[0])],
+                            dtype=torch.int32, device="cuda")
+        args.append(lens)
+    outs = module.main(*args)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     torch.cuda.synchronize()
-    ref, lse_ref = reference(case, q, k, v, torch)
+    ref, lse_ref = reference(case, q, k, v, torch, lens)
     err = ((outs[0].float() - ref).abs().max() / ref.abs().max()).item()
     ok = err <= BOUND
     line = f"  {name:24s} rel {err:.1e}"
     # Rows that see no key: exactly 0 (and lse -inf).
-    empty = ~visible(case, torch, q.device).any(-1)
+    empty = ~visible(case, torch, q.device, lens).any(-1)  # [Sq], or [B, 1, Sq]
+    rows = outs[0].transpose(1, 2) if case[6] == "bshd" else outs[0]  # [B, H, Sq, d]
+    empty = empty.expand(rows.shape[:3])
     if empty.any():
-        rows = outs[0].transpose(1, 2) if case[6] == "bshd" else outs[0]
-        zero = bool((rows[:, :, empty] == 0).all())
+        zero = bool((rows[empty] == 0).all())
         ok &= zero
-        line += f", {int(empty.sum())} empty rows {'0' if zero else 'NOT 0'}"
+        line += f", {int(empty[:, 0].sum())} empty rows {'0' if zero else 'NOT 0'}"
     if case[9]:
         lse = outs[1]
         finite = torch.isfinite(lse_ref)

@@ -8,11 +8,12 @@
 // cp.async, V of a block loading under the scores of the same block and K of the next under
 // P·V. Query head h reads KV head h / (Hq / Hkv) (grouped-query attention).
 //
-// The generated code supplies `Problem`: shapes, strides and scale as constants, and
-//   static bool visible(int b, int i, int j)             the mask at one element
-//   static void keyRange(int b, int q0, int q1, int &k0, int &k1)
+// The generated code supplies `Problem`: shapes, strides and scale as constants, and, given the
+// sequence's length `len` (Sk without per-sequence lengths),
+//   static bool visible(int len, int i, int j)           the mask at one element
+//   static void keyRange(int len, int q0, int q1, int &k0, int &k1)
 //                                                        keys rows [q0, q1) may see
-//   static bool fullBlock(int b, int q0, int q1, int k0, int k1)
+//   static bool fullBlock(int len, int q0, int q1, int k0, int k1)
 //                                                        every key of the block visible
 //   static float score(float s, int b, int h, int i, int j)   the score region
 //
@@ -110,7 +111,8 @@ __global__ void __launch_bounds__(kWarps * 32) kernel(const typename Problem::El
                                                       const typename Problem::Element *__restrict__ k,
                                                       const typename Problem::Element *__restrict__ v,
                                                       typename Problem::Element *__restrict__ out,
-                                                      float *__restrict__ lse) {
+                                                      float *__restrict__ lse,
+                                                      const typename Problem::Length *__restrict__ lens) {
   using T = typename Problem::Element;
   constexpr int D = Problem::D;
   constexpr int kTilesD = D / 8, kStepsD = D / 16, kTilesN = kBlockN / 8, kStepsN = kBlockN / 16;
@@ -126,8 +128,9 @@ __global__ void __launch_bounds__(kWarps * 32) kernel(const typename Problem::El
   const T *qBase = q + Problem::qOffset(b, h);
   const T *kBase = k + Problem::kvOffset(b, g), *vBase = v + Problem::kvOffset(b, g);
 
+  const int len = lens ? static_cast<int>(lens[b]) : Problem::Sk;
   int kLo, kHi;
-  Problem::keyRange(b, q0, q1, kLo, kHi);
+  Problem::keyRange(len, q0, q1, kLo, kHi);
   kLo = max(kLo, 0) / kBlockN * kBlockN;
   kHi = min(kHi, Problem::Sk);
 
@@ -168,14 +171,14 @@ __global__ void __launch_bounds__(kWarps * 32) kernel(const typename Problem::El
 
     // Scale (in log2 units), score edit and mask where the block is not fully visible.
     const int k1 = min(k0 + kBlockN, Problem::Sk);
-    const bool full = k1 == k0 + kBlockN && Problem::fullBlock(b, q0, q1, k0, k1);
+    const bool full = k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
     for (int n = 0; n < kTilesN; ++n)
       for (int e = 0; e < 4; ++e) {
         int i = q0 + warpRow + quadRow + (e / 2) * 8, j = k0 + n * 8 + quadCol * 2 + e % 2;
         float x = sc[n][e] * Problem::scale;
         if (Problem::hasScore)
           x = Problem::score(x, b, h, i, j);
-        if (!full && (j >= Problem::Sk || !Problem::visible(b, i, j)))
+        if (!full && (j >= Problem::Sk || !Problem::visible(len, i, j)))
           x = -CUDART_INF_F;
         sc[n][e] = x * 1.4426950408889634f;
       }
@@ -248,13 +251,13 @@ __global__ void __launch_bounds__(kWarps * 32) kernel(const typename Problem::El
   }
 }
 
-/// Launches the kernel for `Problem` on `stream`.
+/// Launches the kernel for `Problem` on `stream` (`lens`: per-sequence lengths, or null).
 template <class Problem>
 cudaError_t launch(const typename Problem::Element *q, const typename Problem::Element *k,
                    const typename Problem::Element *v, typename Problem::Element *out, float *lse,
-                   cudaStream_t stream) {
+                   const typename Problem::Length *lens, cudaStream_t stream) {
   dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
-  kernel<Problem><<<grid, kWarps * 32, 0, stream>>>(q, k, v, out, lse);
+  kernel<Problem><<<grid, kWarps * 32, 0, stream>>>(q, k, v, out, lse, lens);
   return cudaGetLastError();
 }
 

@@ -32,6 +32,11 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   }
   os << ".\nstruct " << name << " {\n";
   os << "  using Element = " << element << ";\n";
+  Value lens = op.getLens();
+  os << "  using Length = "
+     << (lens ? *bufferElement(cast<RankedTensorType>(lens.getType()).getElementType())
+              : std::string("int"))
+     << ";\n";
   os << "  static constexpr int B = " << b << ", Hq = " << hq << ", Hkv = " << hkv
      << ", Sq = " << sq << ", Sk = " << sk << ", D = " << d << ";\n";
   os << "  static constexpr float scale = " << floatLiteral(op.getScale()) << ";\n";
@@ -80,15 +85,18 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   if (mask.getGlobal() > 0)
     visible = "(" + visible + ") || j < " + std::to_string(mask.getGlobal()) + " || " + r +
               " < " + std::to_string(mask.getGlobal());
-  os << "  static __device__ __forceinline__ bool visible(int, int i, int j) { return " << visible
-     << "; }\n";
+  // With lengths, rows and keys at or past the sequence's length see nothing.
+  if (lens)
+    visible = "(" + visible + ") && i < len && j < len";
+  os << "  static __device__ __forceinline__ bool visible(int" << (lens ? " len" : "")
+     << ", int i, int j) { return " << visible << "; }\n";
 
   // The keys [k0, k1) that rows [q0, q1) may see (sinks and global tokens widen it to all
   // keys before the band's end, or to all keys).
   std::string r0 = position("q0"), r1 = position("q1 - 1");
-  os << "  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) "
-        "{\n";
-  os << "    k0 = 0;\n    k1 = Sk;\n";
+  os << "  static __device__ __forceinline__ void keyRange(int" << (lens ? " len" : "")
+     << ", int q0, int q1, int &k0, int &k1) {\n";
+  os << "    k0 = 0;\n    k1 = " << (lens ? "q0 < len ? len : 0" : "Sk") << ";\n";
   bool widened = mask.getSinks() > 0 || mask.getGlobal() > 0;
   if (!widened && mask.getLeft() >= 0)
     os << "    k0 = max(k0, " << r0 << " - " << mask.getLeft() << ");\n";
@@ -123,8 +131,10 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
                    floorDiv("k0", c) + " == " + floorDiv(r0, c) + " && " + floorDiv("k0", c) +
                    " == " + floorDiv(r1, c));
   }
-  os << "  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) "
-        "{\n    return "
+  if (lens)
+    full.push_back("k1 <= len && q1 <= len");
+  os << "  static __device__ __forceinline__ bool fullBlock(int" << (lens ? " len" : "")
+     << ", int q0, int q1, int k0, int k1) {\n    return "
      << (full.empty() ? "true" : llvm::join(full, " && ")) << ";\n  }\n";
 
   // The score region, or the identity.

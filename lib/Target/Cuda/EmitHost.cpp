@@ -210,6 +210,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "  if (coda::rt::attention::launch<" << name << ">(" << ptr(attention.getQ())
           << ", " << ptr(attention.getK()) << ", " << ptr(attention.getV()) << ", " << out
           << ", " << (attention.getLse() ? ptr(attention.getLse()) : std::string("nullptr"))
+          << ", " << (attention.getLens() ? ptr(attention.getLens()) : std::string("nullptr"))
           << ", stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       bos << "  // " << (cast<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))

@@ -6,6 +6,7 @@
 // check of its four buffers.
 // CHECK-LABEL: struct main_a0 {
 // CHECK-NEXT:    using Element = __nv_bfloat16;
+// CHECK-NEXT:    using Length = int;
 // CHECK-NEXT:    static constexpr int B = 2, Hq = 8, Hkv = 2, Sq = 48, Sk = 80, D = 64;
 // CHECK-NEXT:    static constexpr float scale = 1.250000000e-01f;
 // CHECK-NEXT:    static constexpr long long qStride = 512, kvStride = 128;
@@ -18,7 +19,7 @@
 // CHECK-LABEL: extern "C" int main_run(
 // CHECK:         if (!coda_aligned(
 // CHECK:         // coda.attention main_a0.
-// CHECK-NEXT:    if (coda::rt::attention::launch<main_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1), stream) != cudaSuccess)
+// CHECK-NEXT:    if (coda::rt::attention::launch<main_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1), nullptr, stream) != cudaSuccess)
 func.func @main(%q: tensor<2x48x8x64xbf16>, %k: tensor<2x80x2x64xbf16>, %v: tensor<2x80x2x64xbf16>)
     -> (tensor<2x48x8x64xbf16>, tensor<2x8x48xf32>) {
   %o, %lse = coda.attention %q, %k, %v scale 0.125 mask <causal = true> layout <bshd>
@@ -60,13 +61,29 @@ func.func @main(%q: tensor<1x4x64x32xf16>) -> tensor<1x4x64x32xf16> {
 
 // -----
 
-// f32 heads and per-sequence lengths are not the kernel's: the attention runs as the generics
-// of its linalg meaning.
+// Per-sequence lengths: the kernel reads them (i64 here); rows and keys at or past a length see
+// nothing, and row blocks past it visit no key.
+// CHECK-LABEL: struct main_a0 {
+// CHECK:         using Length = long long;
+// CHECK:         visible(int len, int i, int j) { return (j <= i) && i < len && j < len; }
+// CHECK:           k1 = q0 < len ? len : 0;
+// CHECK:           return k1 - 1 <= q0 && k1 <= len && q1 <= len;
+// CHECK:         coda::rt::attention::launch<main_a0>({{.*}}, nullptr, static_cast<const long long *>(arg1), stream)
+func.func @main(%q: tensor<2x4x80x32xbf16>, %n: tensor<2xi64>) -> tensor<2x4x80x32xbf16> {
+  %o = coda.attention %q, %q, %q lens(%n : tensor<2xi64>) scale 0.17 mask <causal = true>
+      : tensor<2x4x80x32xbf16>, tensor<2x4x80x32xbf16>, tensor<2x4x80x32xbf16>
+      -> tensor<2x4x80x32xbf16>
+  return %o : tensor<2x4x80x32xbf16>
+}
+
+// -----
+
+// f32 heads are not the kernel's: the attention runs as the generics of its linalg meaning.
 // CHECK-NOT:   struct main_a0
 // CHECK-LABEL: __global__ void main_g
 // CHECK-NOT:   coda::rt::attention::launch
-func.func @main(%q: tensor<2x4x16x32xf32>, %n: tensor<2xi32>) -> tensor<2x4x16x32xf32> {
-  %o = coda.attention %q, %q, %q lens(%n : tensor<2xi32>) scale 0.17
+func.func @main(%q: tensor<2x4x16x32xf32>) -> tensor<2x4x16x32xf32> {
+  %o = coda.attention %q, %q, %q scale 0.17
       : tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>
       -> tensor<2x4x16x32xf32>
   return %o : tensor<2x4x16x32xf32>

@@ -96,8 +96,8 @@ int64_t numBytes(RankedTensorType t);
 
 /// Whether coda.attention `op` runs as the block-wise attention kernel (coda/Runtime/
 /// Attention.cuh): bf16 or f16 heads of a size d that is a multiple of 16 up to 128, the same
-/// for V, without per-sequence lengths, and a score region of arith and math ops. Otherwise
-/// the plan runs its --coda-expand form as generics.
+/// for V, and a score region of arith and math ops. Otherwise the plan runs its --coda-expand
+/// form as generics.
 bool hasAttentionKernel(AttentionOp op);
 /// A warp reduction reads each init once, when it folds its result in: an init filled with a
 /// constant is that constant (the fill, else null).

@@ -16,7 +16,7 @@ def CodaGeneralizeOutsideKernels
     `coda.attention` takes them) becomes its `linalg.generic`, and a `tensor.pad` (a causal
     LM's shifted labels) a `linalg.fill` and a `tensor.insert_slice`. A `coda.attention` that
     the attention kernel does not run (f32 heads, head sizes that are not a multiple of 16 up
-    to 128, per-sequence lengths) becomes its `--coda-expand` form. `linalg.fill` stays.
+    to 128) becomes its `--coda-expand` form. `linalg.fill` stays.
     The meaning does not change (`coda-run --against`).
 
     ```mlir

@@ -938,6 +938,7 @@ __global__ void main_g11(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
 // main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd).
 struct main_a0 {
   using Element = __nv_bfloat16;
+  using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 64;
@@ -1054,7 +1055,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 29440), reinterpret_cast<__nv_bfloat16 *>(ws + 39680));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<__nv_bfloat16 *>(ws + 39680), reinterpret_cast<__nv_bfloat16 *>(ws + 41728), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<__nv_bfloat16 *>(ws + 39680), reinterpret_cast<__nv_bfloat16 *>(ws + 41728), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 41728), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<float *>(ws + 45824), reinterpret_cast<float *>(ws + 46080), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1139,7 +1140,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4864), reinterpret_cast<__nv_bfloat16 *>(ws + 15104));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<__nv_bfloat16 *>(ws + 15104), reinterpret_cast<__nv_bfloat16 *>(ws + 17152), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<__nv_bfloat16 *>(ws + 15104), reinterpret_cast<__nv_bfloat16 *>(ws + 17152), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 17152), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), reinterpret_cast<float *>(ws + 21248), reinterpret_cast<float *>(ws + 21504), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

@@ -1031,6 +1031,7 @@ __global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
 // main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
+  using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 32;
@@ -1230,7 +1231,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 58112));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 59136), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 59136), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 65280), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

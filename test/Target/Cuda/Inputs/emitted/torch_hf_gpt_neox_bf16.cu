@@ -1148,6 +1148,7 @@ __global__ void main_g23(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
 // main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
+  using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 64;
@@ -1267,7 +1268,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 225280), reinterpret_cast<__nv_bfloat16 *>(ws + 243712));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 241664), reinterpret_cast<__nv_bfloat16 *>(ws + 243712), reinterpret_cast<__nv_bfloat16 *>(ws + 239616), reinterpret_cast<__nv_bfloat16 *>(ws + 245760), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 241664), reinterpret_cast<__nv_bfloat16 *>(ws + 243712), reinterpret_cast<__nv_bfloat16 *>(ws + 239616), reinterpret_cast<__nv_bfloat16 *>(ws + 245760), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 245760), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 247808), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1384,7 +1385,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<__nv_bfloat16 *>(ws + 68096));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 70144), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 70144), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 70144), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 72192), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

@@ -964,6 +964,7 @@ __global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
 // main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
+  using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 32;
@@ -1043,7 +1044,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 58880), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 58880), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 58880), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 62976), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1134,7 +1135,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 9728), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 9728), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 9728), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 11776), reinterpret_cast<float *>(ws + 13824), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

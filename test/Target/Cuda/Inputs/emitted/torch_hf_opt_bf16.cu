@@ -1147,6 +1147,7 @@ __global__ void main_g28(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
 // main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
+  using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 64;
@@ -1289,7 +1290,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 78336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 80384), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 80384), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 80384), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 82432), reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 84736), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1435,7 +1436,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 27648));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 29696), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 29696), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 29696), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 31744), reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 34048), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

@@ -1447,6 +1447,7 @@ __global__ void main_g47(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
 // main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
+  using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 64;
@@ -1645,7 +1646,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 281856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<__nv_bfloat16 *>(ws + 283904), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<__nv_bfloat16 *>(ws + 283904), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 283904), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 285952), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1841,7 +1842,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 108288), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

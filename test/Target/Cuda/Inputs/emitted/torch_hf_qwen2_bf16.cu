@@ -1171,6 +1171,7 @@ __global__ void main_g16(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *_
 // main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
+  using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 32;
@@ -1280,7 +1281,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 62464), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 62464), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 62464), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<float *>(ws + 66560), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1401,7 +1402,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 13312), nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 13312), nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 13312), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 15360), reinterpret_cast<float *>(ws + 17408), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

@@ -1,6 +1,7 @@
 // One function per feature of the attention kernel, for nvcc (../attention.test): GQA with
 // token-major heads and a causal mask and LSE, a sliding window with sinks, dilation, chunks,
-// Longformer's global tokens, a soft-capping score region, f16 with head-major heads. Sizes
+// Longformer's global tokens, a soft-capping score region, f16 with head-major heads,
+// per-sequence lengths. Sizes
 // are small: nvcc's time goes by kernel, not by shape.
 
 func.func @causal_gqa(%q: tensor<2x64x8x128xbf16>, %k: tensor<2x64x2x128xbf16>,
@@ -46,4 +47,11 @@ func.func @softcap_f16(%q: tensor<1x2x33x128xf16>, %k: tensor<1x2x65x128xf16>)
         coda.yield %y : f32
       }
   return %o : tensor<1x2x33x128xf16>
+}
+
+func.func @lengths(%q: tensor<2x4x96x64xbf16>, %n: tensor<2xi32>) -> tensor<2x4x96x64xbf16> {
+  %o = coda.attention %q, %q, %q lens(%n : tensor<2xi32>) scale 0.125 mask <causal = true>
+      : tensor<2x4x96x64xbf16>, tensor<2x4x96x64xbf16>, tensor<2x4x96x64xbf16>
+      -> tensor<2x4x96x64xbf16>
+  return %o : tensor<2x4x96x64xbf16>
 }
