@@ -16,6 +16,7 @@ Usage: attention.py --emit DIR [--build DIR]      (where LLVM is: write the .cu 
        attention.py --emitted DIR [--only A,B]    (on the GPU machine: build, check, time)
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import sys
@@ -99,10 +100,13 @@ def main():
     args.builds = args.builds or os.path.join(args.emitted, "builds")
     flex = torch.compile(flex_attention)
     device = torch.cuda.get_device_name()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
+        modules = dict(zip(names, pool.map(
+            lambda n: build(n, os.path.join(args.emitted, f"{n}.cu"), args)[0], names)))
     results = {}
     for name in names:
         case = CASES[name]
-        module, _ = build(name, os.path.join(args.emitted, f"{name}.cu"), args)
+        module = modules[name]
         b, hq, hkv, sq, sk, d = case[:6]
         torch.manual_seed(0)
         q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16)

@@ -12,6 +12,7 @@ Usage: check_attention.py --emit DIR [--build DIR]     (where LLVM is: write the
        check_attention.py --list
 """
 import argparse
+import concurrent.futures
 import os
 import sys
 
@@ -108,9 +109,12 @@ def main():
 
     args.out = args.emitted
     args.builds = args.builds or os.path.join(args.emitted, "builds")
+    # Built in parallel (each binding is seconds of g++ on the torch headers), then checked.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
+        modules = list(pool.map(
+            lambda n: build(n, os.path.join(args.emitted, f"{n}.cu"), args)[0], names))
     ok = True
-    for name in names:
-        module, seconds = build(name, os.path.join(args.emitted, f"{name}.cu"), args)
+    for name, module in zip(names, modules):
         ok &= check(name, module, torch)
     print("all passed" if ok else "FAILED")
     return 0 if ok else 1
