@@ -39,6 +39,9 @@ CASES = {
     "fully_masked_rows": (1, 4, 4, 129, 64, 64, "bhsd", {"causal": 1}, "bf16", True, None),
     "long_causal": (2, 32, 8, 4097, 4097, 128, "bshd", {"causal": 1}, "bf16", True, None),
     "varlen": (3, 8, 2, 1000, 1000, 64, "bshd", {"causal": 1, "lens": True}, "bf16", True, None),
+    # Head sizes other than 64 and 128 run on the mma.sync kernel.
+    "dense_d32_f16": (1, 4, 4, 65, 200, 32, "bhsd", {}, "f16", True, None),
+    "causal_d96": (2, 8, 2, 129, 1000, 96, "bshd", {"causal": 1}, "bf16", False, None),
 }
 
 

@@ -1,20 +1,29 @@
-//===- Attention.cuh - coda.attention's block-wise kernel ------------------===//
+//===- Attention.cuh - coda.attention's block-wise kernels -----------------===//
 //
-// One CTA of four warps computes 64 query rows of one (batch, query head): it walks the key
-// blocks of 64 that the mask can make visible, computes S = Q·Kᵀ with mma.sync (bf16/f16 in,
-// fp32 accumulation), applies the score edit and the mask only where a block is partly
-// visible, keeps the softmax online in registers (exp2, running max and sum per row), and
-// accumulates O += P·V with P kept in registers. K and V stream through shared memory with
-// cp.async, V of a block loading under the scores of the same block and K of the next under
-// P·V. Query head h reads KV head h / (Hq / Hkv) (grouped-query attention).
+// Two kernels compute attention block by block with the softmax kept online in registers
+// (exp2, running max and sum per row), the score edit and the mask applied only where a block
+// of keys is partly visible, key blocks that the mask hides never visited, and P kept in
+// registers as the A operand of P·V. Query head h reads KV head h / (Hq / Hkv) (grouped-query
+// attention).
 //
-// The generated code supplies `Problem`: shapes, strides and scale as constants, and, given the
+// - warpgroupKernel (heads of 64 or 128): one warpgroup loads Q once and 128-key blocks of K
+//   and V through TMA (128-byte swizzle, two stages, mbarriers), two warpgroups compute 64
+//   query rows each. Both products run on wgmma (sm_90a); each computing warpgroup issues the
+//   scores of block j and P·V of block j - 1 together and computes the softmax of block j
+//   while P·V is still running.
+// - warpKernel (other head sizes): four warps of mma.sync, 64 query rows, 64-key blocks.
+//
+// The generated code supplies `Problem`: shapes, strides and scale as constants, the offsets
+// of a (sequence, head) in Q and in K/V (qOffset, kvOffset, also on the host for the TMA maps),
+// and, given the
 // sequence's length `len` (Sk without per-sequence lengths),
 //   static bool visible(int len, int i, int j)           the mask at one element
 //   static void keyRange(int len, int q0, int q1, int &k0, int &k1)
 //                                                        keys rows [q0, q1) may see
 //   static bool fullBlock(int len, int q0, int q1, int k0, int k1)
 //                                                        every key of the block visible
+//   static bool anyVisible(int len, int q0, int q1, int k0, int k1)
+//                                                        some key of the block visible
 //   static float score(float s, int b, int h, int i, int j)   the score region
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +36,15 @@
 #include <cuda_runtime.h>
 
 #include <math_constants.h>
+
+#include <cute/arch/copy_sm90_tma.hpp>
+#include <cute/arch/mma_sm90_gmma.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/arch/reg_reconfig.h>
+#include <cutlass/cuda_host_adapter.hpp>
+
+#include <type_traits>
+#include <utility>
 
 namespace coda::rt::attention {
 
@@ -89,7 +107,8 @@ template <int N> __device__ __forceinline__ void waitPending() {
 /// the row (conflict-free ldmatrix).
 template <class T, int D> struct Tile {
   static constexpr int kChunks = D / 8;
-  static constexpr int kSwizzle = kChunks < 8 ? kChunks - 1 : 7;
+  // XOR within the largest power-of-two group of chunks that divides the row.
+  static constexpr int kSwizzle = (kChunks & -kChunks) < 8 ? (kChunks & -kChunks) - 1 : 7;
   T data[kBlockM * D];
   __device__ __forceinline__ T *at(int row, int col) {
     int chunk = (col / 8) ^ (row & kSwizzle);
@@ -107,7 +126,7 @@ template <class T, int D> struct Tile {
 };
 
 template <class Problem>
-__global__ void __launch_bounds__(kWarps * 32) kernel(const typename Problem::Element *__restrict__ q,
+__global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem::Element *__restrict__ q,
                                                       const typename Problem::Element *__restrict__ k,
                                                       const typename Problem::Element *__restrict__ v,
                                                       typename Problem::Element *__restrict__ out,
@@ -251,14 +270,373 @@ __global__ void __launch_bounds__(kWarps * 32) kernel(const typename Problem::El
   }
 }
 
+namespace wg {
+
+namespace gmma = cute::SM90::GMMA;
+
+constexpr int kBlockM = 128, kBlockN = 128, kThreads = 384;
+
+/// The wgmma shapes of one element type: S = Q·Kᵀ with both operands in shared memory (K-major),
+/// O += P·V with P in registers and V in shared memory (V's rows are keys: MN-major).
+template <class T, int N> struct Ops;
+#define CODA_ATTENTION_OPS(T, NAME, N)                                                          \
+  template <> struct Ops<T, N> {                                                                \
+    using SS = gmma::MMA_64x##N##x16_F32##NAME##NAME##_SS<gmma::Major::K, gmma::Major::K>;      \
+    using RS = gmma::MMA_64x##N##x16_F32##NAME##NAME##_RS<gmma::Major::K, gmma::Major::MN>;     \
+  };
+CODA_ATTENTION_OPS(__nv_bfloat16, BF16, 64)
+CODA_ATTENTION_OPS(__nv_bfloat16, BF16, 128)
+CODA_ATTENTION_OPS(__half, F16, 64)
+CODA_ATTENTION_OPS(__half, F16, 128)
+#undef CODA_ATTENTION_OPS
+
+template <class Op, size_t... I>
+__device__ __forceinline__ void ss(uint64_t a, uint64_t b, float *d, bool accumulate,
+                                   std::index_sequence<I...>) {
+  Op::fma(a, b, d[I]..., accumulate ? gmma::ScaleOut::One : gmma::ScaleOut::Zero);
+}
+template <class Op, size_t... I>
+__device__ __forceinline__ void rs(const unsigned (&a)[4], uint64_t b, float *d,
+                                   std::index_sequence<I...>) {
+  Op::fma(a[0], a[1], a[2], a[3], b, d[I]...);
+}
+
+__device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void commitGroup() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void waitGroup() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+/// Keeps the compiler from moving reads or writes of a wgmma operand across an issue or a wait.
+template <int N> __device__ __forceinline__ void pin(float (&r)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    asm volatile("" : "+f"(r[i])::"memory");
+}
+template <int N> __device__ __forceinline__ void pin(unsigned (&r)[N][4]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      asm volatile("" : "+r"(r[i][e])::"memory");
+}
+
+/// A [Rows, D] tile of 16-bit elements in the canonical 128-byte-swizzled layout of wgmma and
+/// TMA: columns in blocks of 64 (one 128-byte row each), each block [Rows, 64] with the 16-byte
+/// chunks of row r permuted by r % 8. The tile starts 1024-byte aligned.
+template <int Rows, int D> struct SwizzledTile {
+  static constexpr int kBytes = Rows * D * 2, kBlockBytes = Rows * 128;
+  char *base;
+  /// The wgmma descriptor of rows [row0, ...) and columns [col, col + 16) as a K-major operand.
+  __device__ __forceinline__ uint64_t kMajor(int row0, int col) const {
+    return descriptor(base + col / 64 * kBlockBytes + row0 * 128 + col % 64 * 2, 16, 1024);
+  }
+  /// The wgmma descriptor of rows [row0, row0 + 16) and all columns as an MN-major operand.
+  __device__ __forceinline__ uint64_t mnMajor(int row0) const {
+    return descriptor(base + row0 * 128, kBlockBytes, 1024);
+  }
+  static __device__ __forceinline__ uint64_t descriptor(const char *p, unsigned leading,
+                                                        unsigned stride) {
+    uint64_t address = smemAddress(p);
+    return (address & 0x3FFFF) >> 4 | uint64_t(leading >> 4) << 16 |
+           uint64_t(stride >> 4) << 32 | uint64_t(1) << 62;
+  }
+  /// Rows [row, row + Rows) of head `head` of sequence `b` through TMA (rows past the
+  /// tensor's end are zeros), completing on `bar`.
+  __device__ __forceinline__ void load(const CUtensorMap *map, uint64_t *bar, int row, int head,
+                                       int b) const {
+#pragma unroll
+    for (int c = 0; c < D / 64; ++c)
+      cute::SM90_TMA_LOAD_4D::copy(map, bar, 0, base + c * kBlockBytes, c * 64, row, head, b);
+  }
+};
+
+/// The mbarriers of the load pipeline (init, arrive, expect bytes, wait for a phase).
+using Barrier = cutlass::arch::ClusterTransactionBarrier;
+
+/// Warpgroup 0 loads (one thread issues TMA copies), warpgroups 1 and 2 compute 64 query rows
+/// each. K and V have two stages each, with a "full" barrier (the copy landed) and an "empty"
+/// one (both warpgroups are done with it) per stage.
+template <class Problem>
+__global__ void __launch_bounds__(kThreads, 1)
+    warpgroupKernel(const __grid_constant__ CUtensorMap qMap,
+                    const __grid_constant__ CUtensorMap kMap,
+                    const __grid_constant__ CUtensorMap vMap,
+                    typename Problem::Element *__restrict__ out, float *__restrict__ lse,
+                    const typename Problem::Length *__restrict__ lens) {
+  using T = typename Problem::Element;
+  constexpr int D = Problem::D, kTilesN = kBlockN / 8, kTilesD = D / 8;
+  using QTile = SwizzledTile<kBlockM, D>;
+  using KVTile = SwizzledTile<kBlockN, D>;
+  using Op = Ops<T, kBlockN>;
+  using OpV = Ops<T, D>;
+  extern __shared__ char raw[];
+  char *smem = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(raw) + 1023) & ~uintptr_t(1023));
+  const QTile sq{smem};
+  auto sk = [&](int stage) { return KVTile{smem + QTile::kBytes + stage * KVTile::kBytes}; };
+  auto sv = [&](int stage) { return KVTile{smem + QTile::kBytes + (2 + stage) * KVTile::kBytes}; };
+  // qFull, kFull[2], vFull[2], kEmpty[2], vEmpty[2].
+  uint64_t *bars = reinterpret_cast<uint64_t *>(smem + QTile::kBytes + 4 * KVTile::kBytes);
+  uint64_t *qFull = bars, *kFull = bars + 1, *vFull = bars + 3, *kEmpty = bars + 5,
+           *vEmpty = bars + 7;
+
+  const int qBlock = gridDim.x - 1 - blockIdx.x, h = blockIdx.y, b = blockIdx.z;
+  const int g = h / (Problem::Hq / Problem::Hkv);
+  const int q0 = qBlock * kBlockM, q1 = min(q0 + kBlockM, Problem::Sq);
+  const int len = lens ? static_cast<int>(lens[b]) : Problem::Sk;
+  int kLo, kHi;
+  Problem::keyRange(len, q0, q1, kLo, kHi);
+  kLo = max(kLo, 0) / kBlockN * kBlockN;
+  kHi = min(kHi, Problem::Sk);
+  // The key blocks both roles walk: those of [kLo, kHi) where the mask shows any key.
+  auto visited = [&](int k0) {
+    return Problem::anyVisible(len, q0, q1, k0, min(k0 + kBlockN, Problem::Sk));
+  };
+
+  if (threadIdx.x == 0) {
+    Barrier::init(qFull, 1);
+    for (int i = 0; i < 2; ++i) {
+      Barrier::init(kFull + i, 1);
+      Barrier::init(vFull + i, 1);
+      Barrier::init(kEmpty + i, 2 * 128);
+      Barrier::init(vEmpty + i, 2 * 128);
+    }
+    cutlass::arch::fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (threadIdx.x < 128) {
+    cutlass::arch::warpgroup_reg_dealloc<24>();
+    if (threadIdx.x != 0)
+      return;
+    int j = 0;
+    for (int k0 = kLo; k0 < kHi; k0 += kBlockN) {
+      if (!visited(k0))
+        continue;
+      const int stage = j % 2;
+      if (j == 0) {
+        Barrier::arrive_and_expect_tx(qFull, QTile::kBytes);
+        sq.load(&qMap, qFull, q0, h, b);
+      }
+      if (j >= 2)
+        Barrier::wait(kEmpty + stage, (j / 2 - 1) & 1);
+      Barrier::arrive_and_expect_tx(kFull + stage, KVTile::kBytes);
+      sk(stage).load(&kMap, kFull + stage, k0, g, b);
+      if (j >= 2)
+        Barrier::wait(vEmpty + stage, (j / 2 - 1) & 1);
+      Barrier::arrive_and_expect_tx(vFull + stage, KVTile::kBytes);
+      sv(stage).load(&vMap, vFull + stage, k0, g, b);
+      ++j;
+    }
+    return;
+  }
+  cutlass::arch::warpgroup_reg_alloc<240>();
+
+  const int group = threadIdx.x / 128 - 1, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+  const int quadRow = lane / 4, quadCol = lane % 4;
+  const int rowBase = q0 + group * 64 + warp * 16 + quadRow;
+
+  // Each thread holds rows rowBase and rowBase + 8: element 4n + 2r + e of an accumulator is
+  // row rowBase + 8r, column 8n + 2 quadCol + e.
+  float o[D / 2], s[kBlockN / 2];
+  unsigned p[kBlockN / 16][4];
+#pragma unroll
+  for (int i = 0; i < D / 2; ++i)
+    o[i] = 0.f;
+  float rowMax[2] = {-CUDART_INF_F, -CUDART_INF_F}, rowSum[2] = {0.f, 0.f};
+
+  // S = Q·Kᵀ of key block j (issued, not waited for).
+  auto scores = [&](int j) {
+    Barrier::wait(kFull + j % 2, (j / 2) & 1);
+    fence();
+#pragma unroll
+    for (int t = 0; t < D / 16; ++t)
+      ss<typename Op::SS>(sq.kMajor(group * 64, t * 16), sk(j % 2).kMajor(0, t * 16), s, t > 0,
+                          std::make_index_sequence<kBlockN / 2>());
+    commitGroup();
+  };
+  // O += P·V of key block j (issued, not waited for).
+  auto values = [&](int j) {
+    Barrier::wait(vFull + j % 2, (j / 2) & 1);
+    fence();
+#pragma unroll
+    for (int t = 0; t < kBlockN / 16; ++t)
+      rs<typename OpV::RS>(p[t], sv(j % 2).mnMajor(t * 16), o, std::make_index_sequence<D / 2>());
+    commitGroup();
+  };
+  // Scale (log2 units), score edit, mask; the new row maxima; s := exp2(s - max); the factor
+  // that rescales what O and the sums held.
+  // The row maxima are kept in the units of the scores as the product gives them (or as the
+  // score region returns them); `toLog2` takes them to log2 units inside one FFMA per element.
+  constexpr float toLog2 = (Problem::hasScore ? 1.f : Problem::scale) * 1.4426950408889634f;
+  auto softmax = [&](int k0, float (&rescale)[2]) {
+    const int k1 = min(k0 + kBlockN, Problem::Sk);
+    const bool full = k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
+    if (Problem::hasScore || !full)
+#pragma unroll
+      for (int n = 0; n < kTilesN; ++n)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          int i = rowBase + (e / 2) * 8, j = k0 + n * 8 + quadCol * 2 + e % 2;
+          float x = s[4 * n + e];
+          if (Problem::hasScore)
+            x = Problem::score(x * Problem::scale, b, h, i, j);
+          if (!full && (j >= Problem::Sk || !Problem::visible(len, i, j)))
+            x = -CUDART_INF_F;
+          s[4 * n + e] = x;
+        }
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float m = rowMax[r];
+#pragma unroll
+      for (int n = 0; n < kTilesN; ++n)
+        m = fmaxf(m, fmaxf(s[4 * n + 2 * r], s[4 * n + 2 * r + 1]));
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 1));
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 2));
+      float base = m == -CUDART_INF_F ? 0.f : m * toLog2;
+      rescale[r] = exp2f(rowMax[r] * toLog2 - base);
+      rowMax[r] = m;
+      float sum = 0.f;
+#pragma unroll
+      for (int n = 0; n < kTilesN; ++n) {
+        s[4 * n + 2 * r] = exp2f(fmaf(s[4 * n + 2 * r], toLog2, -base));
+        s[4 * n + 2 * r + 1] = exp2f(fmaf(s[4 * n + 2 * r + 1], toLog2, -base));
+        sum += s[4 * n + 2 * r] + s[4 * n + 2 * r + 1];
+      }
+      rowSum[r] = rowSum[r] * rescale[r] + sum;
+    }
+  };
+  // P from the scores: the accumulator layout of two 8-key tiles is the A-operand layout of
+  // one 16-key step.
+  auto pack = [&] {
+#pragma unroll
+    for (int t = 0; t < kBlockN / 16; ++t) {
+      p[t][0] = Mma<T>::pack(s[8 * t + 0], s[8 * t + 1]);
+      p[t][1] = Mma<T>::pack(s[8 * t + 2], s[8 * t + 3]);
+      p[t][2] = Mma<T>::pack(s[8 * t + 4], s[8 * t + 5]);
+      p[t][3] = Mma<T>::pack(s[8 * t + 6], s[8 * t + 7]);
+    }
+  };
+
+  // Block j's scores and block j - 1's P·V run together; the softmax of block j waits only
+  // for its scores.
+  int j = 0;
+  float rescale[2];
+  for (int k0 = kLo; k0 < kHi; k0 += kBlockN) {
+    if (!visited(k0))
+      continue;
+    if (j == 0)
+      Barrier::wait(qFull, 0);
+    scores(j);
+    if (j > 0)
+      values(j - 1);
+    if (j > 0)
+      waitGroup<1>();
+    else
+      waitGroup<0>();
+    pin(s);
+    Barrier::arrive(kEmpty + j % 2);
+    softmax(k0, rescale);
+    if (j > 0) {
+      waitGroup<0>();
+      pin(o);
+      pin(p);
+      Barrier::arrive(vEmpty + (j - 1) % 2);
+#pragma unroll
+      for (int t = 0; t < kTilesD; ++t) {
+        o[4 * t + 0] *= rescale[0];
+        o[4 * t + 1] *= rescale[0];
+        o[4 * t + 2] *= rescale[1];
+        o[4 * t + 3] *= rescale[1];
+      }
+    }
+    pack();
+    ++j;
+  }
+  if (j > 0) {
+    values(j - 1);
+    waitGroup<0>();
+    pin(o);
+  }
+
+  // Rows' sums across the quad, then O / l (0 for a row that sees nothing) and lse.
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    rowSum[r] += __shfl_xor_sync(0xffffffffu, rowSum[r], 1);
+    rowSum[r] += __shfl_xor_sync(0xffffffffu, rowSum[r], 2);
+    int i = rowBase + r * 8;
+    if (i >= Problem::Sq)
+      continue;
+    float inv = rowSum[r] > 0.f ? 1.f / rowSum[r] : 0.f;
+    T *row = out + Problem::qOffset(b, h) + i * Problem::qStride;
+#pragma unroll
+    for (int t = 0; t < kTilesD; ++t)
+      *reinterpret_cast<unsigned *>(row + t * 8 + quadCol * 2) =
+          Mma<T>::pack(o[4 * t + 2 * r] * inv, o[4 * t + 2 * r + 1] * inv);
+    if (lse && quadCol == 0)
+      lse[(static_cast<long long>(b) * Problem::Hq + h) * Problem::Sq + i] =
+          rowSum[r] > 0.f ? (rowMax[r] * toLog2 + log2f(rowSum[r])) * 0.6931471805599453f
+                          : -CUDART_INF_F;
+  }
+}
+
+/// A 4-D TMA map of [B, H, S, d] heads (any strides), boxes of 64 columns × `rows` rows with
+/// the 128-byte swizzle.
+template <class T>
+cudaError_t tensorMap(CUtensorMap *map, const T *base, int d, int seq, int heads, int batch,
+                      long long rowStride, long long headStride, long long batchStride,
+                      int rows) {
+  cuuint64_t dims[4] = {cuuint64_t(d), cuuint64_t(seq), cuuint64_t(heads), cuuint64_t(batch)};
+  cuuint64_t strides[3] = {cuuint64_t(rowStride) * 2, cuuint64_t(headStride) * 2,
+                           cuuint64_t(batchStride) * 2};
+  cuuint32_t box[4] = {64, cuuint32_t(rows), 1, 1}, elementStrides[4] = {1, 1, 1, 1};
+  CUresult result = CUTLASS_CUDA_DRIVER_WRAPPER_CALL(cuTensorMapEncodeTiled)(
+      map, std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+      4, const_cast<T *>(base), dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return result == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+template <class Problem>
+cudaError_t launch(const typename Problem::Element *q, const typename Problem::Element *k,
+                   const typename Problem::Element *v, typename Problem::Element *out, float *lse,
+                   const typename Problem::Length *lens, cudaStream_t stream) {
+  constexpr int D = Problem::D;
+  constexpr int kSmem = (kBlockM + 4 * kBlockN) * D * 2 + 1024 + 9 * 8;
+  CUtensorMap maps[3];
+  // Rows are qStride / kvStride apart; heads and sequences as the layout puts them.
+  cudaError_t error = tensorMap(maps, q, D, Problem::Sq, Problem::Hq, Problem::B,
+                                Problem::qStride, Problem::qOffset(0, 1), Problem::qOffset(1, 0),
+                                kBlockM);
+  for (int i = 1; i < 3 && error == cudaSuccess; ++i)
+    error = tensorMap(maps + i, i == 1 ? k : v, D, Problem::Sk, Problem::Hkv, Problem::B,
+                      Problem::kvStride, Problem::kvOffset(0, 1), Problem::kvOffset(1, 0), kBlockN);
+  if (error == cudaSuccess)
+    error = cudaFuncSetAttribute(warpgroupKernel<Problem>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+  if (error != cudaSuccess)
+    return error;
+  dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
+  warpgroupKernel<Problem><<<grid, kThreads, kSmem, stream>>>(maps[0], maps[1], maps[2], out, lse, lens);
+  return cudaGetLastError();
+}
+
+} // namespace wg
+
 /// Launches the kernel for `Problem` on `stream` (`lens`: per-sequence lengths, or null).
 template <class Problem>
 cudaError_t launch(const typename Problem::Element *q, const typename Problem::Element *k,
                    const typename Problem::Element *v, typename Problem::Element *out, float *lse,
                    const typename Problem::Length *lens, cudaStream_t stream) {
-  dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
-  kernel<Problem><<<grid, kWarps * 32, 0, stream>>>(q, k, v, out, lse, lens);
-  return cudaGetLastError();
+  if constexpr (Problem::D == 64 || Problem::D == 128) {
+    return wg::launch<Problem>(q, k, v, out, lse, lens, stream);
+  } else {
+    dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
+    warpKernel<Problem><<<grid, kWarps * 32, 0, stream>>>(q, k, v, out, lse, lens);
+    return cudaGetLastError();
+  }
 }
 
 } // namespace coda::rt::attention

@@ -44,7 +44,7 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   os << "  static constexpr long long qStride = " << (headMajor ? d : hq * d)
      << ", kvStride = " << (headMajor ? d : hkv * d) << ";\n";
   auto offset = [&](StringRef fn, StringRef head, int64_t heads, int64_t seq) {
-    os << "  static __device__ __forceinline__ long long " << fn << "(int b, int " << head
+    os << "  static __host__ __device__ __forceinline__ long long " << fn << "(int b, int " << head
        << ") {\n    return ";
     if (headMajor)
       os << "(static_cast<long long>(b) * " << heads << " + " << head << ") * " << seq * d;
@@ -136,6 +136,32 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   os << "  static __device__ __forceinline__ bool fullBlock(int" << (lens ? " len" : "")
      << ", int q0, int q1, int k0, int k1) {\n    return "
      << (full.empty() ? "true" : llvm::join(full, " && ")) << ";\n  }\n";
+
+  // Whether any element of rows [q0, q1) × keys [k0, k1) may be visible: the band meets the
+  // block, or the block holds sinks or global tokens (blocks that fail are never visited).
+  SmallVector<std::string> meets;
+  if (mask.getCausal())
+    meets.push_back("k0 <= " + r1);
+  if (mask.getLeft() >= 0)
+    meets.push_back("k1 - 1 >= " + r0 + " - " + std::to_string(mask.getLeft()));
+  if (mask.getRight() >= 0)
+    meets.push_back("k0 <= " + r1 + " + " + std::to_string(mask.getRight()));
+  if (mask.getChunk() > 0) {
+    int64_t c = mask.getChunk();
+    meets.push_back(floorDiv("k0", c) + " <= " + floorDiv(r1, c) + " && " +
+                    floorDiv("k1 - 1", c) + " >= " + floorDiv(r0, c));
+  }
+  std::string any = meets.empty() ? "true" : llvm::join(meets, " && ");
+  if (mask.getSinks() > 0)
+    any = "(" + any + ") || (k0 < " + std::to_string(mask.getSinks()) +
+          (mask.getCausal() ? " && k0 <= " + r1 : std::string()) + ")";
+  if (mask.getGlobal() > 0)
+    any = "(" + any + ") || k0 < " + std::to_string(mask.getGlobal()) + " || " + r0 + " < " +
+          std::to_string(mask.getGlobal());
+  if (lens)
+    any = "(" + any + ") && k0 < len && q0 < len";
+  os << "  static __device__ __forceinline__ bool anyVisible(int" << (lens ? " len" : "")
+     << ", int q0, int q1, int k0, int k1) {\n    return " << any << ";\n  }\n";
 
   // The score region, or the identity.
   os << "  static constexpr bool hasScore = " << (op.getScore().empty() ? "false" : "true")

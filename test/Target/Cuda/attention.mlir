@@ -1,8 +1,9 @@
 // RUN: coda-translate --coda-to-cuda %s -split-input-file | FileCheck %s
 
 // A coda.attention the kernel runs: its Problem (shapes, the strides of token-major heads,
-// GQA's KV head offsets, the causal mask at an element, the keys a row block may see and
-// whether a block is all visible), launched by the function's launcher after the alignment
+// GQA's KV head offsets (on the host too, for the TMA maps), the causal mask at an element,
+// the keys a row block may see, whether a block is all visible and whether it shows any key),
+// launched by the function's launcher after the alignment
 // check of its four buffers.
 // CHECK-LABEL: struct main_a0 {
 // CHECK-NEXT:    using Element = __nv_bfloat16;
@@ -10,11 +11,13 @@
 // CHECK-NEXT:    static constexpr int B = 2, Hq = 8, Hkv = 2, Sq = 48, Sk = 80, D = 64;
 // CHECK-NEXT:    static constexpr float scale = 1.250000000e-01f;
 // CHECK-NEXT:    static constexpr long long qStride = 512, kvStride = 128;
-// CHECK:         static __device__ __forceinline__ long long kvOffset(int b, int g) {
+// CHECK:         static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
 // CHECK-NEXT:      return static_cast<long long>(b) * 10240 + static_cast<long long>(g) * 64;
 // CHECK:         static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= (i + 32); }
 // CHECK:           k1 = min(k1, (q1 - 1 + 32) + 1);
 // CHECK:           return k1 - 1 <= (q0 + 32);
+// CHECK:         anyVisible(int, int q0, int q1, int k0, int k1) {
+// CHECK-NEXT:      return k0 <= (q1 - 1 + 32);
 // CHECK:         static constexpr bool hasScore = false;
 // CHECK-LABEL: extern "C" int main_run(
 // CHECK:         if (!coda_aligned(
@@ -40,6 +43,8 @@ func.func @main(%q: tensor<2x48x8x64xbf16>, %k: tensor<2x80x2x64xbf16>, %v: tens
 // CHECK-NEXT:      k1 = min(k1, q1 - 1 + 1);
 // CHECK-NEXT:    }
 // CHECK:           return false && k1 - 1 <= q0;
+// CHECK:         anyVisible(int, int q0, int q1, int k0, int k1) {
+// CHECK-NEXT:      return (k0 <= q1 - 1) || (k0 < 2 && k0 <= q1 - 1);
 // CHECK:         static constexpr bool hasScore = true;
 // CHECK:         static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
 // CHECK-NEXT:      float [[S:v[0-9]+]] = s;
@@ -68,6 +73,7 @@ func.func @main(%q: tensor<1x4x64x32xf16>) -> tensor<1x4x64x32xf16> {
 // CHECK:         visible(int len, int i, int j) { return (j <= i) && i < len && j < len; }
 // CHECK:           k1 = q0 < len ? len : 0;
 // CHECK:           return k1 - 1 <= q0 && k1 <= len && q1 <= len;
+// CHECK:           return (k0 <= q1 - 1) && k0 < len && q0 < len;
 // CHECK:         coda::rt::attention::launch<main_a0>({{.*}}, nullptr, static_cast<const long long *>(arg1), stream)
 func.func @main(%q: tensor<2x4x80x32xbf16>, %n: tensor<2xi64>) -> tensor<2x4x80x32xbf16> {
   %o = coda.attention %q, %q, %q lens(%n : tensor<2xi64>) scale 0.17 mask <causal = true>

@@ -942,10 +942,10 @@ struct main_a0 {
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 64;
-  static __device__ __forceinline__ long long qOffset(int b, int h) {
+  static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
     return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+  static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
     return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return true; }
@@ -954,6 +954,9 @@ struct main_a0 {
     k1 = Sk;
   }
   static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return true;
+  }
+  static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return true;
   }
   static constexpr bool hasScore = false;

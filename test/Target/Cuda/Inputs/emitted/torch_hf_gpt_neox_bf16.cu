@@ -1152,10 +1152,10 @@ struct main_a0 {
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
   static constexpr long long qStride = 64, kvStride = 64;
-  static __device__ __forceinline__ long long qOffset(int b, int h) {
+  static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
     return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
-  static __device__ __forceinline__ long long kvOffset(int b, int g) {
+  static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
     return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
@@ -1166,6 +1166,9 @@ struct main_a0 {
   }
   static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
     return k1 - 1 <= q0;
+  }
+  static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
+    return k0 <= q1 - 1;
   }
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
