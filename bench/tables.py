@@ -5,7 +5,8 @@ For every GPU with results (files named as python/coda/gpus.py names them, the H
 anchors-<gpu>.json (bench/anchors.py) as time / cuBLAS GEMM alone per anchor case and
 contender, with which cases are within the 1.03 target and faster than max-autotune;
 block-<gpu>.json (bench/block.py) as coda's speed-up on the block forward; sustained-<gpu>.json
-(bench/sustained.py) as time, clock and cycles against cuBLAS back to back at the power cap.
+(bench/sustained.py) as time, clock and cycles against cuBLAS back to back at the power cap;
+attention-<gpu>.json (bench/attention.py) as coda's attention against SDPA and FlexAttention.
 
     python3 bench/tables.py [--results DIR]             # print the Markdown
     python3 bench/tables.py --write docs/benchmarks.md  # replace the text between the markers
@@ -39,7 +40,7 @@ def gpu_tags(results):
     `<stem>-<gpu>.json` whose device python/coda/gpus.py names <gpu>."""
     tags = set()
     for path in glob.glob(os.path.join(results, "*.json")):
-        m = re.match(r"(anchors|block|sustained)-(.+)\.json$", os.path.basename(path))
+        m = re.match(r"(anchors|block|sustained|attention)-(.+)\.json$", os.path.basename(path))
         if m and gpus.gpu_tag(load(path).get("device", "")) == m.group(2):
             tags.add(m.group(2))
     return sorted(tags, key=lambda t: (t != "h200", t))
@@ -127,6 +128,23 @@ def sustained_table(runs):
     return lines
 
 
+def attention_table(runs):
+    lines = ["**Attention** (`bench/results/attention-<gpu>.json`; B 2, H 32, bf16, d 128 unless "
+             "named; ms queued; TFLOP/s of visible pairs; speed-up = their time / coda's):", "",
+             "| GPU | case | coda ms | TFLOP/s | SDPA ms | vs SDPA | FlexAttention ms | vs Flex | "
+             "max rel err |", "|---|---|---|---|---|---|---|---|---|"]
+    fmt = lambda x, d: "—" if x is None else f"{x:.{d}f}"  # noqa: E731
+    for tag, data in runs:
+        label = gpus.gpu_label(data["device"])
+        for case, r in data["cases"].items():
+            lines.append(f"| {label} | {case} | {r['coda_ms']:.3f} | {r['coda_tflops']:.0f} | "
+                         f"{fmt(r['sdpa_ms'], 3)} | {fmt(r['ratio_vs_sdpa'], 2)} | "
+                         f"{fmt(r['flex_ms'], 3)} | {fmt(r['ratio_vs_flex'], 2)} | "
+                         f"{r['max_rel_err']:.1e} |")
+            label = ""
+    return lines
+
+
 def render(results):
     def runs(stem):
         files = [(tag, os.path.join(results, f"{stem}-{tag}.json")) for tag in gpu_tags(results)]
@@ -134,7 +152,7 @@ def render(results):
 
     out = []
     for stem, table in (("anchors", anchors_table), ("block", block_table),
-                        ("sustained", sustained_table)):
+                        ("sustained", sustained_table), ("attention", attention_table)):
         if runs(stem):
             out += table(runs(stem)) + [""]
     return "\n".join(out).rstrip() + "\n"
