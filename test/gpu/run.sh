@@ -4,7 +4,7 @@
 # against a PyTorch reference on ragged shapes and refusing unaligned ones
 # (test/gpu/check_examples.py, one process per example), then one small case of each under
 # compute-sanitizer memcheck and racecheck (again one process per example); the coda.attention
-# cases of test/gpu/check_attention.py, two of them under both sanitizers.
+# cases of test/gpu/check_attention.py, four of them (both kernels) under both sanitizers.
 # Needs build/bin/coda-translate (./scripts/build.sh) and `pip install nvidia-cutlass==4.2.0.0`
 # (or CUTLASS_DIR). On a GPU machine without LLVM, emit elsewhere into OUT_DIR first.
 # Usage: test/gpu/run.sh [OUT_DIR]   (exit 0 when every check passes)
@@ -46,7 +46,7 @@ for tool in memcheck racecheck; do
       status=1
     fi
   done
-  for name in causal_gqa4_d128_bshd sinks; do
+  for name in causal_gqa4_d128_bshd sinks varlen causal_d96; do
     if compute-sanitizer --tool "$tool" "${skip[@]}" --error-exitcode 1 "${attention[@]}" --only "$name" \
         > "$out/$tool-attention-$name.log" 2>&1; then
       echo "attention $name: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-attention-$name.log")"

@@ -519,26 +519,31 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   };
 
-  // Block j's scores and block j - 1's P·V run together; the softmax of block j waits only
-  // for its scores.
-  int j = 0;
-  float rescale[2];
-  for (int k0 = kLo; k0 < kHi; k0 += kBlockN) {
-    if (!visited(k0))
-      continue;
-    if (j == 0)
-      Barrier::wait(qFull, 0);
-    scores(j);
-    if (j > 0)
-      values(j - 1);
-    if (j > 0)
-      waitGroup<1>();
-    else
-      waitGroup<0>();
+  int k0 = kLo;
+  while (k0 < kHi && !visited(k0))
+    k0 += kBlockN;
+  if (k0 < kHi) {
+    Barrier::wait(qFull, 0);
+    scores(0);
+    waitGroup<0>();
     pin(s);
-    Barrier::arrive(kEmpty + j % 2);
+    Barrier::arrive(kEmpty);
+    float rescale[2];
     softmax(k0, rescale);
-    if (j > 0) {
+    pack();
+
+    // Block j's scores and block j - 1's P·V run together; the softmax of block j waits only
+    // for its scores.
+    int j = 1;
+    for (k0 += kBlockN; k0 < kHi; k0 += kBlockN) {
+      if (!visited(k0))
+        continue;
+      scores(j);
+      values(j - 1);
+      waitGroup<1>();
+      pin(s);
+      Barrier::arrive(kEmpty + j % 2);
+      softmax(k0, rescale);
       waitGroup<0>();
       pin(o);
       pin(p);
@@ -550,11 +555,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         o[4 * t + 2] *= rescale[1];
         o[4 * t + 3] *= rescale[1];
       }
+      pack();
+      ++j;
     }
-    pack();
-    ++j;
-  }
-  if (j > 0) {
     values(j - 1);
     waitGroup<0>();
     pin(o);
