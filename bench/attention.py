@@ -5,7 +5,8 @@ Each case is a one-op coda program (coda.attention.program writes it) emitted wi
 PyTorch binding and built; it is timed interleaved with F.scaled_dot_product_attention (dense
 and causal: PyTorch picks cuDNN or FlashAttention) and with FlexAttention
 (torch.nn.attention.flex_attention, compiled, with its block mask) for the masks, on the same
-bf16 inputs. Times are medians of CUDA events around single calls queued behind a GPU sleep (the
+bf16 inputs. Runtime masks (block-sparse, BigBird) are prepared once (coda.attention.
+prepare_mask; FlexAttention's block mask likewise), outside the timing. Times are medians of CUDA events around single calls queued behind a GPU sleep (the
 GPU time alone). TFLOP/s count useful work only: 4·d FLOPs per visible (query, key) pair.
 
 Writes bench/results/attention-<gpu>.json: {"device", "cases": {NAME: {coda_ms, sdpa_ms,
@@ -36,6 +37,11 @@ CASES = {
                          {"left": 256, "right": 256, "global": 16}, "bf16", False, None),
     "dilated4_8k": (2, 32, 32, 8192, 8192, 128, "bhsd", {"causal": 1, "dilation": 4}, "bf16",
                     False, None),
+    # Runtime masks (coda.attention's blocks and bits), prepared once outside the timing.
+    "block_sparse25_8k": (2, 32, 32, 8192, 8192, 128, "bhsd",
+                          {"runtime": ("block_sparse", 0.25, 0)}, "bf16", False, None),
+    "bigbird_8k": (2, 32, 32, 8192, 8192, 128, "bhsd", {"runtime": ("bigbird", 512, 64, 3, 0)},
+                   "bf16", False, None),
 }
 SDPA_CASES = {"dense_8k", "causal_8k", "causal_4k", "causal_1k", "causal_8k_d64"}
 
@@ -44,10 +50,12 @@ def visible_pairs(case, torch):
     return int(attention.visible(case, torch, "cuda").sum().item())
 
 
-def flex_mask(case):
-    """The case's mask as a FlexAttention mask_mod."""
+def flex_mask(case, torch):
+    """The case's mask as a FlexAttention mask_mod (a runtime mask read from its dense
+    boolean form)."""
     _, _, _, sq, sk, _, _, mask, *_ = case
     shift = sk - sq
+    dense = attention.runtime_mask(case, torch, "cuda")[0, 0] if "runtime" in mask else None
 
     def mask_mod(b, h, i, j):
         r = i + shift
@@ -62,6 +70,8 @@ def flex_mask(case):
             band = band & ((r - j) % mask["dilation"] == 0)
         if mask.get("global"):
             band = band | (j < mask["global"]) | (r < mask["global"])
+        if dense is not None:
+            band = band & dense[i, j]
         return band
 
     return mask_mod
@@ -111,15 +121,18 @@ def main():
         torch.manual_seed(0)
         q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16)
                    for h, s in ((hq, sq), (hkv, sk), (hkv, sk)))
-        out = module.main(q, k, v)
+        prepared = []
+        if "runtime" in case[7]:
+            prepared = attention.prepare_mask(attention.runtime_mask(case, torch, "cuda"), torch)
+        out = module.main(q, k, v, *prepared)
         ref, _ = attention.reference(case, q, k, v, torch)
         err = ((out.float() - ref).abs().max() / ref.abs().max()).item()
         del ref
-        fns = {"coda": lambda: module.main(q, k, v)}
+        fns = {"coda": lambda: module.main(q, k, v, *prepared)}
         if name in SDPA_CASES:
             causal = bool(case[7].get("causal"))
             fns["sdpa"] = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-        block_mask = create_block_mask(flex_mask(case), None, None, sq, sk, device="cuda")
+        block_mask = create_block_mask(flex_mask(case, torch), None, None, sq, sk, device="cuda")
         fns["flex"] = lambda: flex(q, k, v, block_mask=block_mask)
         times = time_interleaved(fns, args.reps)
         ms = {n: times[n + "_queued"] for n in fns}

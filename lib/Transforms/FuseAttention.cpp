@@ -663,7 +663,8 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   MLIRContext *ctx = rewriter.getContext();
   double scale = q.scale * k.scale * edit->scale;
   auto attention = AttentionOp::create(
-      rewriter, loc, outType, Type(), qv, kv, vv, Value(),
+      rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), /*blocks=*/Value(),
+      /*bits=*/Value(),
       rewriter.getF32FloatAttr(static_cast<float>(scale)), *mask,
       AttentionLayoutAttr::get(ctx, q.layout));
 

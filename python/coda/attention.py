@@ -3,11 +3,14 @@ bench/attention.py.
 
 A case is a tuple (B, Hq, Hkv, Sq, Sk, d, layout, mask, dtype, lse, softcap): program() writes
 the one-op coda program `@main(q, k, v[, lens]) -> out[, lse]` (layout "bhsd" or "bshd", mask a
-dict of #coda.mask parameters, and "lens": True for per-sequence lengths, an i32 [B] argument;
-dtype "bf16" or "f16", a soft-cap score region when softcap is set),
+dict of #coda.mask parameters, "lens": True for per-sequence lengths, an i32 [B] argument, and
+"runtime": a runtime mask (runtime_mask() below), passed as its blocks and bits; dtype "bf16"
+or "f16", a soft-cap score region when softcap is set),
 emit() its .cu with the PyTorch binding, visible() the mask as a boolean [Sq, Sk] matrix built
 from the rules of docs/semantics.md (independently of the generated index arithmetic), and
-reference() the fp32 attention. torch is passed in: the emitting side needs no torch.
+reference() the fp32 attention. prepare_mask() builds a runtime mask's blocks and bits from a
+boolean mask, as a user would once per mask. torch is passed in: the emitting side needs no
+torch.
 """
 import math
 import os
@@ -31,11 +34,16 @@ def program(case):
     results = f"{q}, {lse_t}" if lse else q
     mask_attr = ""
     parts = [f"causal = true" if key == "causal" else f"{key} = {value}"
-             for key, value in mask.items() if key != "lens"]
+             for key, value in mask.items() if key not in ("lens", "runtime")]
     if parts:
         mask_attr = f" mask <{', '.join(parts)}>"
     lens = f"%n: tensor<{b}xi32>" if mask.get("lens") else ""
     lens_attr = f" lens(%n : tensor<{b}xi32>)" if lens else ""
+    if "runtime" in mask:
+        blocks_t, bits_t = (f"tensor<{'x'.join(map(str, s))}x{e}>"
+                            for s, e in zip(runtime_shapes(case), ("i8", "i32")))
+        lens += (", " if lens else "") + f"%blocks: {blocks_t}, %bits: {bits_t}"
+        lens_attr += f" blocks(%blocks, %bits : {blocks_t}, {bits_t})"
     layout_attr = " layout <bshd>" if layout == "bshd" else ""
     scale = 1.0 / math.sqrt(d)
     names = "%o, %lse" if lse else "%o"
@@ -59,6 +67,70 @@ def program(case):
 """
 
 
+TILE = 128  # the tile a runtime mask's blocks classify (coda.attention, kMaskTile)
+
+
+def runtime_shapes(case):
+    """The shapes of a case's runtime mask: blocks [1, Mh, ⌈Sq/128⌉, ⌈Sk/128⌉] and bits
+    [1, Mh, Sq, ⌈Sk/32⌉] (Mh: Hq for a mask per head, else 1)."""
+    _, hq, _, sq, sk, _, _, mask, *_ = case
+    mh = hq if mask["runtime"][0] == "tiles" else 1
+    return ((1, mh, -(-sq // TILE), -(-sk // TILE)), (1, mh, sq, -(-sk // 32)))
+
+
+def runtime_mask(case, torch, device):
+    """A case's runtime mask as a boolean [1, Mh, Sq, Sk] tensor, from its "runtime" spec:
+    ("tiles", seed): per head, 128 × 128 tiles hidden, shown or random per element (a third
+    each); ("block_sparse", fraction, seed): a fraction of the tiles shown, the diagonal ones
+    always; ("bigbird", window, globals, random, seed): a band of ±window/2 keys, the first
+    `globals` keys and queries, and `random` random key tiles per query tile."""
+    _, hq, _, sq, sk, *_ = case
+    spec = case[7]["runtime"]
+    gen = torch.Generator(device="cpu").manual_seed(spec[-1])
+    qt, kt = -(-sq // TILE), -(-sk // TILE)
+    expand = lambda t: t.repeat_interleave(TILE, -2).repeat_interleave(TILE, -1)[..., :sq, :sk]  # noqa: E731
+    if spec[0] == "tiles":
+        kind = torch.randint(0, 3, (hq, qt, kt), generator=gen)
+        bits = torch.rand(hq, sq, sk, generator=gen) < 0.5
+        mask = (expand(kind) == 1) | ((expand(kind) == 2) & bits)
+    elif spec[0] == "block_sparse":
+        keep = torch.rand(1, qt, kt, generator=gen) < spec[1]
+        keep |= torch.eye(qt, kt, dtype=torch.bool)[None]
+        mask = expand(keep)
+    else:
+        _, window, globals_, random, _ = spec
+        i = torch.arange(sq)[:, None]
+        j = torch.arange(sk)[None, :]
+        mask = ((j - i).abs() <= window // 2) | (j < globals_) | (i < globals_)
+        picks = torch.rand(qt, kt, generator=gen).argsort(-1)[:, :random]
+        tiles = torch.zeros(qt, kt, dtype=torch.bool).scatter_(1, picks, True)
+        mask = (mask | expand(tiles))[None]
+    return mask[None].to(device)
+
+
+def prepare_mask(mask, torch):
+    """The blocks (int8 [Mb, Mh, ⌈Sq/128⌉, ⌈Sk/128⌉]) and bits (int32 [Mb, Mh, Sq, ⌈Sk/32⌉]) of
+    a boolean mask [Mb, Mh, Sq, Sk] (True: visible), as coda.attention reads them."""
+    mb, mh, sq, sk = mask.shape
+    qt, kt = -(-sq // TILE), -(-sk // TILE)
+    inside = torch.zeros(mb, mh, qt * TILE, kt * TILE, dtype=torch.bool, device=mask.device)
+    padded = inside.clone()
+    padded[..., :sq, :sk] = mask
+    inside[..., :sq, :sk] = True
+    tiles = lambda t: t.view(mb, mh, qt, TILE, kt, TILE)  # noqa: E731
+    some = tiles(padded).any(5).any(3)
+    every = tiles(padded | ~inside).all(5).all(3)
+    blocks = torch.where(every & some, 1, torch.where(some, 2, 0)).to(torch.int8)
+    words = -(-sk // 32)
+    keys = torch.zeros(mb, mh, sq, words * 32, dtype=torch.long, device=mask.device)
+    keys[..., :sk] = mask.long()
+    weights = torch.ones(32, dtype=torch.long, device=mask.device) << torch.arange(
+        32, device=mask.device)
+    bits = (keys.view(mb, mh, sq, words, 32) * weights).sum(-1)
+    bits = torch.where(bits >= 2**31, bits - 2**32, bits).to(torch.int32)
+    return blocks.contiguous(), bits.contiguous()
+
+
 def emit(cases, out, build):
     """Writes OUT/<name>.cu for each (name, case) with coda-translate of the build `build`."""
     os.makedirs(out, exist_ok=True)
@@ -71,7 +143,8 @@ def emit(cases, out, build):
 
 def visible(case, torch, device, lens=None):
     """The #coda.mask of a case as a boolean [Sq, Sk] matrix; [B, 1, Sq, Sk] with the
-    per-sequence lengths `lens` (then the query's position is its row)."""
+    per-sequence lengths `lens` (then the query's position is its row); [1, Mh, Sq, Sk] with a
+    runtime mask."""
     _, _, _, sq, sk, _, _, mask, *_ = case
     i = torch.arange(sq, device=device)[:, None]
     j = torch.arange(sk, device=device)[None, :]
@@ -97,6 +170,8 @@ def visible(case, torch, device, lens=None):
     if lens is not None:
         n = lens.to(device).long()[:, None, None, None]
         seen = seen[None, None] & (i < n) & (j < n)
+    if "runtime" in mask:
+        seen = seen & runtime_mask(case, torch, device)
     return seen
 
 

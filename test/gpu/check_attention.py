@@ -5,7 +5,8 @@ PyTorch reference computed from the same bf16/f16 inputs. The reference builds e
 boolean [Sq, Sk] matrix from the #coda.mask rules (docs/semantics.md), independently of the
 generated index arithmetic. An output passes when max|out - ref| / max|ref| <= 1e-2; rows that
 see no key must be exactly 0 with lse = -inf. The per-sequence lengths case runs a full, a
-short and an empty sequence. Exit status 0 when every case passes.
+short and an empty sequence; the runtime-mask cases pass blocks and bits that
+coda.attention.prepare_mask builds from a boolean mask. Exit status 0 when every case passes.
 
 Usage: check_attention.py --emit DIR [--build DIR]     (where LLVM is: write the .cu files)
        check_attention.py --emitted DIR [--only A,B]   (on the GPU machine: build and run)
@@ -16,7 +17,7 @@ import concurrent.futures
 import os
 import sys
 
-from coda.attention import emit, reference, shapes, visible
+from coda.attention import emit, prepare_mask, reference, runtime_mask, shapes, visible
 from coda.paths import build_dir
 
 BOUND = 1e-2
@@ -39,6 +40,14 @@ CASES = {
     "fully_masked_rows": (1, 4, 4, 129, 64, 64, "bhsd", {"causal": 1}, "bf16", True, None),
     "long_causal": (2, 32, 8, 4097, 4097, 128, "bshd", {"causal": 1}, "bf16", True, None),
     "varlen": (3, 8, 2, 1000, 1000, 64, "bshd", {"causal": 1, "lens": True}, "bf16", True, None),
+    # Runtime masks: tiles of every class per head (with causal on top), BigBird broadcast
+    # over heads, and the mma.sync kernel's reading of them.
+    "runtime_tiles_d128": (2, 4, 2, 1000, 1000, 128, "bhsd", {"causal": 1, "runtime": ("tiles", 1)},
+                           "bf16", True, None),
+    "runtime_bigbird_d64": (1, 4, 4, 1000, 1000, 64, "bshd",
+                            {"runtime": ("bigbird", 128, 16, 2, 2)}, "bf16", False, None),
+    "runtime_tiles_d32": (1, 2, 2, 300, 300, 32, "bhsd", {"runtime": ("tiles", 3)}, "f16", True,
+                          None),
     # Head sizes other than 64 and 128 run on the mma.sync kernel.
     "dense_d32_f16": (1, 4, 4, 65, 200, 32, "bhsd", {}, "f16", True, None),
     "causal_d96": (2, 8, 2, 129, 1000, 96, "bshd", {"causal": 1}, "bf16", False, None),
@@ -58,6 +67,8 @@ def check(name, module, torch):
         lens = torch.tensor([(sq, sq // 3 + 5, 0)[b % 3] for b in range(case[0])],
                             dtype=torch.int32, device="cuda")
         args.append(lens)
+    if "runtime" in case[7]:
+        args += prepare_mask(runtime_mask(case, torch, "cuda"), torch)
     outs = module.main(*args)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     torch.cuda.synchronize()

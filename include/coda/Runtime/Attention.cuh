@@ -25,6 +25,8 @@
 //   static bool anyVisible(int len, int q0, int q1, int k0, int k1)
 //                                                        some key of the block visible
 //   static float score(float s, int b, int h, int i, int j)   the score region
+// and whether a runtime mask comes with the launch (hasBlocks, with its batch and head counts
+// maskBatch and maskHeads: 1 where it is broadcast).
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,13 +127,43 @@ template <class T, int D> struct Tile {
   }
 };
 
+/// A runtime mask (coda.attention's `blocks` and `bits`) as one CTA of sequence b, head h
+/// reads it: the class of the 128 × 128 tile holding (q0, k0) (0: nothing visible, 1: all,
+/// 2: read the bits), and whether key j is visible to query i in a tile of class 2. Without a
+/// runtime mask every tile is of class 1.
+template <class Problem> struct RuntimeMask {
+  static constexpr int kTile = 128, kTilesQ = (Problem::Sq + kTile - 1) / kTile,
+                       kTilesK = (Problem::Sk + kTile - 1) / kTile, kWords = (Problem::Sk + 31) / 32;
+  const signed char *blocks;
+  const unsigned *bits;
+  long long slice; // (b, h) among the mask's [Mb, Mh]
+  __device__ __forceinline__ RuntimeMask(const signed char *blocks, const unsigned *bits, int b,
+                                         int h)
+      : blocks(blocks), bits(bits),
+        slice(static_cast<long long>(Problem::maskBatch == 1 ? 0 : b) * Problem::maskHeads +
+              (Problem::maskHeads == 1 ? 0 : h)) {}
+  __device__ __forceinline__ int tileClass(int q0, int k0) const {
+    if constexpr (!Problem::hasBlocks)
+      return 1;
+    return blocks[(slice * kTilesQ + q0 / kTile) * kTilesK + k0 / kTile];
+  }
+  /// Key j visible to query i (i < Sq, j < Sk) in a tile of class `cls`.
+  __device__ __forceinline__ bool visible(int cls, int i, int j) const {
+    if constexpr (!Problem::hasBlocks)
+      return true;
+    return cls == 1 || (cls == 2 && (bits[(slice * Problem::Sq + i) * kWords + j / 32] >> (j % 32) & 1u));
+  }
+};
+
 template <class Problem>
 __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem::Element *__restrict__ q,
                                                       const typename Problem::Element *__restrict__ k,
                                                       const typename Problem::Element *__restrict__ v,
                                                       typename Problem::Element *__restrict__ out,
                                                       float *__restrict__ lse,
-                                                      const typename Problem::Length *__restrict__ lens) {
+                                                      const typename Problem::Length *__restrict__ lens,
+                                                      const signed char *__restrict__ blocks,
+                                                      const unsigned *__restrict__ bits) {
   using T = typename Problem::Element;
   constexpr int D = Problem::D;
   constexpr int kTilesD = D / 8, kStepsD = D / 16, kTilesN = kBlockN / 8, kStepsN = kBlockN / 16;
@@ -148,6 +180,7 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
   const T *kBase = k + Problem::kvOffset(b, g), *vBase = v + Problem::kvOffset(b, g);
 
   const int len = lens ? static_cast<int>(lens[b]) : Problem::Sk;
+  const RuntimeMask<Problem> runtime(blocks, bits, b, h);
   int kLo, kHi;
   Problem::keyRange(len, q0, q1, kLo, kHi);
   kLo = max(kLo, 0) / kBlockN * kBlockN;
@@ -190,14 +223,16 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
 
     // Scale (in log2 units), score edit and mask where the block is not fully visible.
     const int k1 = min(k0 + kBlockN, Problem::Sk);
-    const bool full = k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
+    const int cls = runtime.tileClass(q0, k0);
+    const bool full = cls == 1 && k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
     for (int n = 0; n < kTilesN; ++n)
       for (int e = 0; e < 4; ++e) {
         int i = q0 + warpRow + quadRow + (e / 2) * 8, j = k0 + n * 8 + quadCol * 2 + e % 2;
         float x = sc[n][e] * Problem::scale;
         if (Problem::hasScore)
           x = Problem::score(x, b, h, i, j);
-        if (!full && (j >= Problem::Sk || !Problem::visible(len, i, j)))
+        if (!full && (j >= Problem::Sk || !Problem::visible(len, i, j) || i >= Problem::Sq ||
+                      !runtime.visible(cls, i, j)))
           x = -CUDART_INF_F;
         sc[n][e] = x * 1.4426950408889634f;
       }
@@ -364,7 +399,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                     const __grid_constant__ CUtensorMap kMap,
                     const __grid_constant__ CUtensorMap vMap,
                     typename Problem::Element *__restrict__ out, float *__restrict__ lse,
-                    const typename Problem::Length *__restrict__ lens) {
+                    const typename Problem::Length *__restrict__ lens,
+                    const signed char *__restrict__ blocks, const unsigned *__restrict__ bits) {
   using T = typename Problem::Element;
   constexpr int D = Problem::D, kTilesN = kBlockN / 8, kTilesD = D / 8;
   using QTile = SwizzledTile<kBlockM, D>;
@@ -385,13 +421,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int g = h / (Problem::Hq / Problem::Hkv);
   const int q0 = qBlock * kBlockM, q1 = min(q0 + kBlockM, Problem::Sq);
   const int len = lens ? static_cast<int>(lens[b]) : Problem::Sk;
+  const RuntimeMask<Problem> runtime(blocks, bits, b, h);
   int kLo, kHi;
   Problem::keyRange(len, q0, q1, kLo, kHi);
   kLo = max(kLo, 0) / kBlockN * kBlockN;
   kHi = min(kHi, Problem::Sk);
   // The key blocks both roles walk: those of [kLo, kHi) where the mask shows any key.
   auto visited = [&](int k0) {
-    return Problem::anyVisible(len, q0, q1, k0, min(k0 + kBlockN, Problem::Sk));
+    return Problem::anyVisible(len, q0, q1, k0, min(k0 + kBlockN, Problem::Sk)) &&
+           runtime.tileClass(q0, k0) != 0;
   };
 
   if (threadIdx.x == 0) {
@@ -472,7 +510,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr float toLog2 = (Problem::hasScore ? 1.f : Problem::scale) * 1.4426950408889634f;
   auto softmax = [&](int k0, float (&rescale)[2]) {
     const int k1 = min(k0 + kBlockN, Problem::Sk);
-    const bool full = k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
+    const int cls = runtime.tileClass(q0, k0);
+    const bool full = cls == 1 && k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
     if (Problem::hasScore || !full)
 #pragma unroll
       for (int n = 0; n < kTilesN; ++n)
@@ -482,7 +521,8 @@ __global__ void __launch_bounds__(kThreads, 1)
           float x = s[4 * n + e];
           if (Problem::hasScore)
             x = Problem::score(x * Problem::scale, b, h, i, j);
-          if (!full && (j >= Problem::Sk || !Problem::visible(len, i, j)))
+          if (!full && (j >= Problem::Sk || !Problem::visible(len, i, j) || i >= Problem::Sq ||
+                        !runtime.visible(cls, i, j)))
             x = -CUDART_INF_F;
           s[4 * n + e] = x;
         }
@@ -605,7 +645,8 @@ cudaError_t tensorMap(CUtensorMap *map, const T *base, int d, int seq, int heads
 template <class Problem>
 cudaError_t launch(const typename Problem::Element *q, const typename Problem::Element *k,
                    const typename Problem::Element *v, typename Problem::Element *out, float *lse,
-                   const typename Problem::Length *lens, cudaStream_t stream) {
+                   const typename Problem::Length *lens, const signed char *blocks,
+                   const unsigned *bits, cudaStream_t stream) {
   constexpr int D = Problem::D;
   constexpr int kSmem = (kBlockM + 4 * kBlockN) * D * 2 + 1024 + 9 * 8;
   CUtensorMap maps[3];
@@ -622,22 +663,25 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
   if (error != cudaSuccess)
     return error;
   dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
-  warpgroupKernel<Problem><<<grid, kThreads, kSmem, stream>>>(maps[0], maps[1], maps[2], out, lse, lens);
+  warpgroupKernel<Problem><<<grid, kThreads, kSmem, stream>>>(maps[0], maps[1], maps[2], out, lse,
+                                                              lens, blocks, bits);
   return cudaGetLastError();
 }
 
 } // namespace wg
 
-/// Launches the kernel for `Problem` on `stream` (`lens`: per-sequence lengths, or null).
+/// Launches the kernel for `Problem` on `stream` (`lens`: per-sequence lengths, `blocks` and
+/// `bits`: a runtime mask; null where the op has none).
 template <class Problem>
 cudaError_t launch(const typename Problem::Element *q, const typename Problem::Element *k,
                    const typename Problem::Element *v, typename Problem::Element *out, float *lse,
-                   const typename Problem::Length *lens, cudaStream_t stream) {
+                   const typename Problem::Length *lens, const signed char *blocks,
+                   const unsigned *bits, cudaStream_t stream) {
   if constexpr (Problem::D == 64 || Problem::D == 128) {
-    return wg::launch<Problem>(q, k, v, out, lse, lens, stream);
+    return wg::launch<Problem>(q, k, v, out, lse, lens, blocks, bits, stream);
   } else {
     dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
-    warpKernel<Problem><<<grid, kWarps * 32, 0, stream>>>(q, k, v, out, lse, lens);
+    warpKernel<Problem><<<grid, kWarps * 32, 0, stream>>>(q, k, v, out, lse, lens, blocks, bits);
     return cudaGetLastError();
   }
 }

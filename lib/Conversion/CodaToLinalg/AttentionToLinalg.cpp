@@ -5,7 +5,8 @@
 //
 //   1. s = Q · Kᵀ in fp32, K's head h·Hkv/Hq       (linalg.generic, a contraction)
 //   2. s = visible ? score(scale · s, b, h, i, j)   (elementwise: the score region inlined,
-//          : -inf                                    the mask as index arithmetic)
+//          : -inf                                    the mask as index arithmetic, a runtime
+//                                                    mask read from its blocks and bits)
 //   3. m = max_j s, p = exp(s - m), l = Σ_j p       (a row with no visible key: m = -inf, p = 0)
 //   4. O = (p · V) / l in Q's layout, lse = m + log l (0 and -inf for rows that see nothing)
 //
@@ -149,6 +150,20 @@ private:
     return seen;
   }
 
+  /// A runtime mask at key j: its tile's class is 1, or 2 with bit j mod 32 of `word` set.
+  Value runtimeVisible(OpBuilder &nb, Value cls, Value word, Value j) {
+    auto i8 = [&](int64_t v) { return arith::ConstantIntOp::create(nb, loc, v, 8).getResult(); };
+    auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(nb, loc, v, 32).getResult(); };
+    using P = arith::CmpIPredicate;
+    Value full = arith::CmpIOp::create(nb, loc, P::eq, cls, i8(1));
+    Value partial = arith::CmpIOp::create(nb, loc, P::eq, cls, i8(2));
+    Value shift = arith::RemUIOp::create(
+        nb, loc, arith::IndexCastOp::create(nb, loc, nb.getI32Type(), j), i32(32));
+    Value bit = arith::AndIOp::create(nb, loc, arith::ShRUIOp::create(nb, loc, word, shift), i32(1));
+    Value set = arith::CmpIOp::create(nb, loc, P::ne, bit, i32(0));
+    return arith::OrIOp::create(nb, loc, full, arith::AndIOp::create(nb, loc, partial, set));
+  }
+
   /// Loops (b, h, i, j): the scaled score through the score region, -inf where masked.
   Value scoreAndMask(Value scores) {
     SmallVector<Value> inputs{scores};
@@ -157,6 +172,16 @@ private:
     if (Value lens = op.getLens()) {
       inputs.push_back(lens);
       maps.push_back(AffineMap::get(4, 0, {dim(0)}, ctx));
+    }
+    // A runtime mask: the class of (i, j)'s tile and the word of bits holding key j.
+    if (Value blocks = op.getBlocks()) {
+      auto type = cast<RankedTensorType>(blocks.getType());
+      AffineExpr mb = type.getDimSize(0) == 1 ? getAffineConstantExpr(0, ctx) : dim(0);
+      AffineExpr mh = type.getDimSize(1) == 1 ? getAffineConstantExpr(0, ctx) : dim(1);
+      int64_t tile = AttentionOp::kMaskTile;
+      inputs.append({blocks, op.getBits()});
+      maps.push_back(AffineMap::get(4, 0, {mb, mh, dim(2).floorDiv(tile), dim(3).floorDiv(tile)}, ctx));
+      maps.push_back(AffineMap::get(4, 0, {mb, mh, dim(2), dim(3).floorDiv(32)}, ctx));
     }
     maps.push_back(id);
     Value init = tensor::EmptyOp::create(b, loc, scoreShape(), f32);
@@ -180,6 +205,11 @@ private:
                    s = mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
                  }
                  Value seen = visible(nb, idx[2], idx[3], op.getLens() ? args[1] : Value());
+                 if (op.getBlocks()) {
+                   unsigned at = op.getLens() ? 2 : 1;
+                   seen = arith::AndIOp::create(nb, l, seen,
+                                                runtimeVisible(nb, args[at], args[at + 1], idx[3]));
+                 }
                  Value minusInf = arith::ConstantOp::create(
                      nb, l, nb.getF32FloatAttr(-std::numeric_limits<double>::infinity()));
                  linalg::YieldOp::create(nb, l,

@@ -163,6 +163,13 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   os << "  static __device__ __forceinline__ bool anyVisible(int" << (lens ? " len" : "")
      << ", int q0, int q1, int k0, int k1) {\n    return " << any << ";\n  }\n";
 
+  // A runtime mask: its batch and head counts (1: broadcast).
+  Value blocks = op.getBlocks();
+  auto blocksType = blocks ? cast<RankedTensorType>(blocks.getType()) : RankedTensorType();
+  os << "  static constexpr bool hasBlocks = " << (blocks ? "true" : "false") << ";\n";
+  os << "  static constexpr int maskBatch = " << (blocks ? blocksType.getDimSize(0) : 1)
+     << ", maskHeads = " << (blocks ? blocksType.getDimSize(1) : 1) << ";\n";
+
   // The score region, or the identity.
   os << "  static constexpr bool hasScore = " << (op.getScore().empty() ? "false" : "true")
      << ";\n";

@@ -221,6 +221,8 @@ FailureOr<std::string> cuda::bufferElement(Type t) {
     return std::string("long long");
   if (t.isInteger(32))
     return std::string("int");
+  if (t.isInteger(8))
+    return std::string("signed char");
   if (t.isInteger(1))
     return std::string("bool");
   return failure();

@@ -211,6 +211,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
           << ", " << ptr(attention.getK()) << ", " << ptr(attention.getV()) << ", " << out
           << ", " << (attention.getLse() ? ptr(attention.getLse()) : std::string("nullptr"))
           << ", " << (attention.getLens() ? ptr(attention.getLens()) : std::string("nullptr"))
+          << ", "
+          << (attention.getBlocks() ? ptr(attention.getBlocks()) : std::string("nullptr"))
+          << ", "
+          << (attention.getBits()
+                  ? "reinterpret_cast<const unsigned *>(" + ptr(attention.getBits()) + ")"
+                  : std::string("nullptr"))
           << ", stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       bos << "  // " << (cast<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))

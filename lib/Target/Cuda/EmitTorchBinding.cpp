@@ -76,6 +76,8 @@ static const char *torchDtype(Type t) {
     return "at::kLong";
   if (t.isInteger(1))
     return "at::kBool";
+  if (t.isInteger(8))
+    return "at::kChar";
   return "at::kInt";
 }
 

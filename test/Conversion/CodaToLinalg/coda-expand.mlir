@@ -281,3 +281,26 @@ func.func @attention(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>,
       -> tensor<2x8x4x16xbf16>, tensor<2x4x8xf32>
   return %o, %lse : tensor<2x8x4x16xbf16>, tensor<2x4x8xf32>
 }
+
+// -----
+
+// A runtime mask: its blocks read at the score's tile (broadcast over the batch), its bits at
+// the word of key j, and the key visible where the tile is of class 1, or of class 2 with bit
+// j mod 32 set.
+// CHECK-DAG: #[[BLOCKS:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d2 floordiv 128, d3 floordiv 128)>
+// CHECK-DAG: #[[BITS:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3 floordiv 32)>
+// CHECK-LABEL: func.func @attention_runtime_mask
+// CHECK:       linalg.generic {indexing_maps = [#{{.*}}, #[[BLOCKS]], #[[BITS]], #{{.*}}]{{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<2x2x200x200xf32>, tensor<1x2x2x2xi8>, tensor<1x2x200x7xi32>)
+// CHECK-NEXT:  ^bb0(%{{.*}}: f32, %[[CLS:.*]]: i8, %[[WORD:.*]]: i32, %{{.*}}: f32):
+// CHECK:         %[[FULL:.*]] = arith.cmpi eq, %[[CLS]], %c1_i8 : i8
+// CHECK:         %[[PART:.*]] = arith.cmpi eq, %[[CLS]], %c2_i8 : i8
+// CHECK:         %[[SHIFT:.*]] = arith.remui
+// CHECK:         arith.shrui %[[WORD]], %[[SHIFT]] : i32
+// CHECK:         arith.select
+func.func @attention_runtime_mask(%q: tensor<2x2x200x16xf32>, %blocks: tensor<1x2x2x2xi8>,
+    %bits: tensor<1x2x200x7xi32>) -> tensor<2x2x200x16xf32> {
+  %o = coda.attention %q, %q, %q blocks(%blocks, %bits : tensor<1x2x2x2xi8>, tensor<1x2x200x7xi32>)
+      scale 0.25 : tensor<2x2x200x16xf32>, tensor<2x2x200x16xf32>, tensor<2x2x200x16xf32>
+      -> tensor<2x2x200x16xf32>
+  return %o : tensor<2x2x200x16xf32>
+}

@@ -676,6 +676,30 @@ func.func @attention_lens_type(%q: tensor<2x2x8x64xf32>, %n: tensor<3xi32>) {
 
 // -----
 
+func.func @attention_blocks_shape(%q: tensor<2x4x200x64xf32>, %m: tensor<1x4x2x1xi8>, %w: tensor<1x4x200x7xi32>) {
+  // expected-error @+1 {{blocks must be tensor<MbxMhx2x2xi8> (Mb 1 or 2, Mh 1 or 4: a class per tile of 128x128); got 'tensor<1x4x2x1xi8>'}}
+  %o = coda.attention %q, %q, %q blocks(%m, %w : tensor<1x4x2x1xi8>, tensor<1x4x200x7xi32>) scale 1.0 : tensor<2x4x200x64xf32>, tensor<2x4x200x64xf32>, tensor<2x4x200x64xf32> -> tensor<2x4x200x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_bits_shape(%q: tensor<2x4x200x64xf32>, %m: tensor<2x1x2x2xi8>, %w: tensor<2x1x200x6xi32>) {
+  // expected-error @+1 {{bits must be 'tensor<2x1x200x7xi32>' (a bit per key, the batch and heads of blocks); got 'tensor<2x1x200x6xi32>'}}
+  %o = coda.attention %q, %q, %q blocks(%m, %w : tensor<2x1x2x2xi8>, tensor<2x1x200x6xi32>) scale 1.0 : tensor<2x4x200x64xf32>, tensor<2x4x200x64xf32>, tensor<2x4x200x64xf32> -> tensor<2x4x200x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_blocks_alone(%q: tensor<1x1x8x64xf32>, %m: tensor<1x1x1x1xi8>) {
+  // expected-error @+1 {{a runtime mask needs both blocks and bits}}
+  %o = "coda.attention"(%q, %q, %q, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>, scale = 1.0 : f32}> ({}) : (tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x1x1xi8>) -> tensor<1x1x8x64xf32>
+  return
+}
+
+// -----
+
 func.func @attention_mask(%q: tensor<1x2x8x64xf32>) {
   // expected-error @+1 {{dilation 0 must be at least 1}}
   %o = coda.attention %q, %q, %q scale 1.0 mask <dilation = 0> : tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32>, tensor<1x2x8x64xf32> -> tensor<1x2x8x64xf32>

@@ -153,6 +153,18 @@ func.func @attention_causal_gqa(%q: tensor<2x8x16x64xbf16>, %k: tensor<2x2x16x64
   return %o, %lse : tensor<2x8x16x64xbf16>, tensor<2x8x16xf32>
 }
 
+// CHECK-LABEL: func.func @attention_runtime_mask
+// CHECK:       coda.attention %{{.*}}, %{{.*}}, %{{.*}} blocks(%{{.*}}, %{{.*}} : tensor<1x8x2x3xi8>, tensor<1x8x200x9xi32>) scale 1.250000e-01 mask <causal = true> : tensor<2x8x200x64xbf16>, tensor<2x2x280x64xbf16>, tensor<2x2x280x64xbf16> -> tensor<2x8x200x64xbf16>
+func.func @attention_runtime_mask(%q: tensor<2x8x200x64xbf16>, %k: tensor<2x2x280x64xbf16>,
+    %v: tensor<2x2x280x64xbf16>, %blocks: tensor<1x8x2x3xi8>, %bits: tensor<1x8x200x9xi32>)
+    -> tensor<2x8x200x64xbf16> {
+  %o = coda.attention %q, %k, %v blocks(%blocks, %bits : tensor<1x8x2x3xi8>, tensor<1x8x200x9xi32>)
+      scale 0.125 mask <causal = true>
+      : tensor<2x8x200x64xbf16>, tensor<2x2x280x64xbf16>, tensor<2x2x280x64xbf16>
+      -> tensor<2x8x200x64xbf16>
+  return %o : tensor<2x8x200x64xbf16>
+}
+
 // CHECK-LABEL: func.func @attention_tokens_lens_softcap
 // CHECK:       coda.attention %{{.*}}, %{{.*}}, %{{.*}} lens(%{{.*}} : tensor<2xi32>) scale 1.000000e+00 layout <bshd> : tensor<2x16x8x64xf32>, tensor<2x16x8x64xf32>, tensor<2x16x8x32xf32> -> tensor<2x16x8x32xf32> score {
 // CHECK-NEXT:  ^bb0(%{{.*}}: f32, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):

@@ -22,7 +22,7 @@
 // CHECK-LABEL: extern "C" int main_run(
 // CHECK:         if (!coda_aligned(
 // CHECK:         // coda.attention main_a0.
-// CHECK-NEXT:    if (coda::rt::attention::launch<main_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1), nullptr, stream) != cudaSuccess)
+// CHECK-NEXT:    if (coda::rt::attention::launch<main_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), static_cast<float *>(result1), nullptr, nullptr, nullptr, stream) != cudaSuccess)
 func.func @main(%q: tensor<2x48x8x64xbf16>, %k: tensor<2x80x2x64xbf16>, %v: tensor<2x80x2x64xbf16>)
     -> (tensor<2x48x8x64xbf16>, tensor<2x8x48xf32>) {
   %o, %lse = coda.attention %q, %k, %v scale 0.125 mask <causal = true> layout <bshd>
@@ -74,7 +74,7 @@ func.func @main(%q: tensor<1x4x64x32xf16>) -> tensor<1x4x64x32xf16> {
 // CHECK:           k1 = q0 < len ? len : 0;
 // CHECK:           return k1 - 1 <= q0 && k1 <= len && q1 <= len;
 // CHECK:           return (k0 <= q1 - 1) && k0 < len && q0 < len;
-// CHECK:         coda::rt::attention::launch<main_a0>({{.*}}, nullptr, static_cast<const long long *>(arg1), stream)
+// CHECK:         coda::rt::attention::launch<main_a0>({{.*}}, nullptr, static_cast<const long long *>(arg1), nullptr, nullptr, stream)
 func.func @main(%q: tensor<2x4x80x32xbf16>, %n: tensor<2xi64>) -> tensor<2x4x80x32xbf16> {
   %o = coda.attention %q, %q, %q lens(%n : tensor<2xi64>) scale 0.17 mask <causal = true>
       : tensor<2x4x80x32xbf16>, tensor<2x4x80x32xbf16>, tensor<2x4x80x32xbf16>
@@ -93,4 +93,20 @@ func.func @main(%q: tensor<2x4x16x32xf32>) -> tensor<2x4x16x32xf32> {
       : tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>
       -> tensor<2x4x16x32xf32>
   return %o : tensor<2x4x16x32xf32>
+}
+
+// -----
+
+// A runtime mask: the Problem says so (with the mask's batch and head counts, 1 where it is
+// broadcast), and the launcher passes its blocks and its bits (as 32-bit words).
+// CHECK-LABEL: struct main_a0 {
+// CHECK:         static constexpr bool hasBlocks = true;
+// CHECK-NEXT:    static constexpr int maskBatch = 1, maskHeads = 4;
+// CHECK:         coda::rt::attention::launch<main_a0>({{.*}}, nullptr, nullptr, static_cast<const signed char *>(arg1), reinterpret_cast<const unsigned *>(static_cast<const int *>(arg2)), stream)
+func.func @main(%q: tensor<2x4x200x64xbf16>, %blocks: tensor<1x4x2x2xi8>,
+    %bits: tensor<1x4x200x7xi32>) -> tensor<2x4x200x64xbf16> {
+  %o = coda.attention %q, %q, %q blocks(%blocks, %bits : tensor<1x4x2x2xi8>, tensor<1x4x200x7xi32>)
+      scale 0.125 : tensor<2x4x200x64xbf16>, tensor<2x4x200x64xbf16>, tensor<2x4x200x64xbf16>
+      -> tensor<2x4x200x64xbf16>
+  return %o : tensor<2x4x200x64xbf16>
 }

@@ -126,7 +126,8 @@ def Coda_GemmOp : Coda_Op<"gemm", [
   }];
 }
 
-def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryEffects]> {
+def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryEffects,
+                                             AttrSizedOperandSegments]> {
   let summary = "softmax(Q·Kᵀ·scale + mask)·V over heads, with GQA, masks and score edits";
   let description = [{
     Scaled dot-product attention. With `layout = bhsd` (the default) Q is `[B, Hq, Sq, d]`
@@ -160,6 +161,15 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     `len[b]` queries and as many keys (Sq = Sk is required): keys `j >= len[b]` are invisible,
     rows `i >= len[b]` are fully masked, and the mask is aligned at the top-left (`r = i`).
 
+    **Runtime masks.** With `blocks(%blocks, %bits : tensor<MbxMhxQBxKBxi8>,
+    tensor<MbxMhxSqxWxi32>)` a mask given as data narrows the visible keys further, in two
+    levels over tiles of 128 queries × 128 keys (QB = ⌈Sq/128⌉, KB = ⌈Sk/128⌉, W = ⌈Sk/32⌉; Mb
+    is 1 or B and Mh is 1 or Hq, broadcast over the others): `blocks` classes each tile (0: no
+    key visible, 1: every key visible, 2: read `bits`), and for tiles of class 2 bit `j mod 32`
+    of `bits[b, h, i, j / 32]` says whether key j is visible to query i. Tiles of class 0 are
+    never loaded and tiles of class 1 skip the mask's arithmetic. `coda.attention.prepare_mask`
+    (python/coda/attention.py) builds both from a boolean mask, once.
+
     **The `score` region** takes the scaled score (f32) and the indices `b, h, i, j`, holds
     side-effect-free scalar ops and yields one f32 with `coda.yield`.
 
@@ -172,6 +182,8 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     AnyRankedTensor:$k,
     AnyRankedTensor:$v,
     Optional<AnyRankedTensor>:$lens,
+    Optional<AnyRankedTensor>:$blocks,
+    Optional<AnyRankedTensor>:$bits,
     F32Attr:$scale,
     OptionalAttr<Coda_MaskAttr>:$mask,
     DefaultValuedAttr<Coda_AttentionLayoutAttr, "::mlir::coda::AttentionLayout::BHSD">:$layout
@@ -180,7 +192,8 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
   let regions = (region AnyRegion:$score);
 
   let assemblyFormat = [{
-    $q `,` $k `,` $v (`lens` `(` $lens^ `:` type($lens) `)`)? `scale` $scale
+    $q `,` $k `,` $v (`lens` `(` $lens^ `:` type($lens) `)`)?
+    (`blocks` `(` $blocks^ `,` $bits `:` type($blocks) `,` type($bits) `)`)? `scale` $scale
     (`mask` $mask^)? (`layout` $layout^)? attr-dict-with-keyword
     `:` type($q) `,` type($k) `,` type($v) `->` type($out) (`,` type($lse)^)?
     (`score` $score^)?
@@ -190,6 +203,8 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
   let hasRegionVerifier = 1;
 
   let extraClassDeclaration = [{
+    /// The tile of queries × keys that a runtime mask's `blocks` classes.
+    static constexpr int64_t kMaskTile = 128;
     bool isHeadMajor() { return getLayout() == AttentionLayout::BHSD; }
     /// Q's dimension index of heads and of sequence positions (1 and 2 for bhsd).
     unsigned getHeadDim() { return isHeadMajor() ? 1 : 2; }

@@ -959,6 +959,8 @@ struct main_a0 {
   static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return true;
   }
+  static constexpr bool hasBlocks = false;
+  static constexpr int maskBatch = 1, maskHeads = 1;
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
     return s;
@@ -1058,7 +1060,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 29440), reinterpret_cast<__nv_bfloat16 *>(ws + 39680));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<__nv_bfloat16 *>(ws + 39680), reinterpret_cast<__nv_bfloat16 *>(ws + 41728), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<__nv_bfloat16 *>(ws + 39680), reinterpret_cast<__nv_bfloat16 *>(ws + 41728), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 41728), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<float *>(ws + 45824), reinterpret_cast<float *>(ws + 46080), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1143,7 +1145,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4864), reinterpret_cast<__nv_bfloat16 *>(ws + 15104));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<__nv_bfloat16 *>(ws + 15104), reinterpret_cast<__nv_bfloat16 *>(ws + 17152), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<__nv_bfloat16 *>(ws + 15104), reinterpret_cast<__nv_bfloat16 *>(ws + 17152), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 17152), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), reinterpret_cast<float *>(ws + 21248), reinterpret_cast<float *>(ws + 21504), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

@@ -1053,6 +1053,8 @@ struct main_a0 {
   static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return k0 <= q1 - 1;
   }
+  static constexpr bool hasBlocks = false;
+  static constexpr int maskBatch = 1, maskHeads = 1;
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
     return s;
@@ -1234,7 +1236,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 58112));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 59136), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 59136), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 65280), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

@@ -1170,6 +1170,8 @@ struct main_a0 {
   static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return k0 <= q1 - 1;
   }
+  static constexpr bool hasBlocks = false;
+  static constexpr int maskBatch = 1, maskHeads = 1;
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
     return s;
@@ -1271,7 +1273,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 225280), reinterpret_cast<__nv_bfloat16 *>(ws + 243712));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 241664), reinterpret_cast<__nv_bfloat16 *>(ws + 243712), reinterpret_cast<__nv_bfloat16 *>(ws + 239616), reinterpret_cast<__nv_bfloat16 *>(ws + 245760), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 241664), reinterpret_cast<__nv_bfloat16 *>(ws + 243712), reinterpret_cast<__nv_bfloat16 *>(ws + 239616), reinterpret_cast<__nv_bfloat16 *>(ws + 245760), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 245760), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 247808), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1388,7 +1390,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g23<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<__nv_bfloat16 *>(ws + 68096));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 70144), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 66048), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 64000), reinterpret_cast<__nv_bfloat16 *>(ws + 70144), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 70144), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg6), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 72192), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

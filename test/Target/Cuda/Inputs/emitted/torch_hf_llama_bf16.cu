@@ -986,6 +986,8 @@ struct main_a0 {
   static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return k0 <= q1 - 1;
   }
+  static constexpr bool hasBlocks = false;
+  static constexpr int maskBatch = 1, maskHeads = 1;
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
     return s;
@@ -1047,7 +1049,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 58880), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 58880), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 58880), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 62976), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1138,7 +1140,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 9728), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 9728), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 9728), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 11776), reinterpret_cast<float *>(ws + 13824), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

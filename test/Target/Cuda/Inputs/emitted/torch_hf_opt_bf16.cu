@@ -1169,6 +1169,8 @@ struct main_a0 {
   static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return k0 <= q1 - 1;
   }
+  static constexpr bool hasBlocks = false;
+  static constexpr int maskBatch = 1, maskHeads = 1;
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
     return s;
@@ -1293,7 +1295,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 78336));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 80384), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 80384), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 80384), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 82432), reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 84736), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1439,7 +1441,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 27648));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 29696), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 29696), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 29696), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 31744), reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 34048), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

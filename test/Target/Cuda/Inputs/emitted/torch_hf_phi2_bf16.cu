@@ -1469,6 +1469,8 @@ struct main_a0 {
   static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return k0 <= q1 - 1;
   }
+  static constexpr bool hasBlocks = false;
+  static constexpr int maskBatch = 1, maskHeads = 1;
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
     return s;
@@ -1649,7 +1651,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 255232), reinterpret_cast<__nv_bfloat16 *>(ws + 281856));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<__nv_bfloat16 *>(ws + 283904), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 279808), reinterpret_cast<__nv_bfloat16 *>(ws + 281856), reinterpret_cast<__nv_bfloat16 *>(ws + 269568), reinterpret_cast<__nv_bfloat16 *>(ws + 283904), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 283904), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 285952), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1845,7 +1847,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g47<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 79616), reinterpret_cast<__nv_bfloat16 *>(ws + 106240));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 104192), reinterpret_cast<__nv_bfloat16 *>(ws + 106240), reinterpret_cast<__nv_bfloat16 *>(ws + 93952), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 108288), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 110336), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

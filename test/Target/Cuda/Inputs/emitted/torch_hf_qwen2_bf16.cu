@@ -1193,6 +1193,8 @@ struct main_a0 {
   static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
     return k0 <= q1 - 1;
   }
+  static constexpr bool hasBlocks = false;
+  static constexpr int maskBatch = 1, maskHeads = 1;
   static constexpr bool hasScore = false;
   static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
     return s;
@@ -1284,7 +1286,7 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 54272), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 62464), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 59392), reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 58368), reinterpret_cast<__nv_bfloat16 *>(ws + 62464), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 62464), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 64512), reinterpret_cast<float *>(ws + 66560), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
@@ -1405,7 +1407,7 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   main_g16<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 12288));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 13312), nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 10240), reinterpret_cast<__nv_bfloat16 *>(ws + 12288), reinterpret_cast<__nv_bfloat16 *>(ws + 9216), reinterpret_cast<__nv_bfloat16 *>(ws + 13312), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
   if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 13312), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 15360), reinterpret_cast<float *>(ws + 17408), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;

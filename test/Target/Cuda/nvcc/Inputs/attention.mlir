@@ -55,3 +55,12 @@ func.func @lengths(%q: tensor<2x4x96x64xbf16>, %n: tensor<2xi32>) -> tensor<2x4x
       -> tensor<2x4x96x64xbf16>
   return %o : tensor<2x4x96x64xbf16>
 }
+
+func.func @runtime_mask(%q: tensor<2x4x200x128xbf16>, %blocks: tensor<1x4x2x2xi8>,
+    %bits: tensor<1x4x200x7xi32>) -> tensor<2x4x200x128xbf16> {
+  %o = coda.attention %q, %q, %q blocks(%blocks, %bits : tensor<1x4x2x2xi8>, tensor<1x4x200x7xi32>)
+      scale 0.088 mask <causal = true>
+      : tensor<2x4x200x128xbf16>, tensor<2x4x200x128xbf16>, tensor<2x4x200x128xbf16>
+      -> tensor<2x4x200x128xbf16>
+  return %o : tensor<2x4x200x128xbf16>
+}
