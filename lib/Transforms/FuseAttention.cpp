@@ -20,7 +20,10 @@
 #include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -60,6 +63,9 @@ bool allParallelIdentity(linalg::GenericOp g) {
 }
 
 std::optional<double> floatConstant(Value v) {
+  // torch-mlir writes the softmax scale as an f64 constant truncated in the body.
+  if (auto trunc = v.getDefiningOp<arith::TruncFOp>())
+    v = trunc.getIn();
   auto c = v.getDefiningOp<arith::ConstantOp>();
   if (auto f = c ? dyn_cast<FloatAttr>(c.getValue()) : FloatAttr())
     return f.getValueAsDouble();
@@ -342,8 +348,9 @@ struct Linear {
   int64_t a = 0, b = 0, c = 0;
 };
 
-/// Which loop (1: query, 2: key) the position tensor `operand` of `g` holds the index of: a
-/// 1-D `index_cast(linalg.index 0)` generic, reshaped with unit dimensions.
+/// Which loop (the query's or the key's: the last two of `g`) the position tensor `operand` of
+/// `g` holds the index of: a 1-D `index_cast(linalg.index 0)` generic, reshaped with unit
+/// dimensions.
 std::optional<unsigned> positionLoop(linalg::GenericOp g, OpOperand &operand) {
   linalg::GenericOp iota = producerGeneric(operand.get());
   if (!iota || iota.getNumDpsInputs() != 0 || iota.getNumLoops() != 1)
@@ -356,7 +363,8 @@ std::optional<unsigned> positionLoop(linalg::GenericOp g, OpOperand &operand) {
     return std::nullopt;
   std::optional<SmallVector<unsigned>> dims =
       getReadDims(g.getMatchingIndexingMap(&operand), cast<ShapedType>(operand.get().getType()));
-  if (!dims || dims->size() != 1 || ((*dims)[0] != 1 && (*dims)[0] != 2))
+  unsigned key = g.getNumLoops() - 1;
+  if (!dims || dims->size() != 1 || ((*dims)[0] != key - 1 && (*dims)[0] != key))
     return std::nullopt;
   return (*dims)[0];
 }
@@ -379,7 +387,7 @@ std::optional<Linear> linearForm(linalg::GenericOp g, Value v) {
   std::optional<unsigned> loop = positionLoop(g, *g.getDpsInputOperand(arg.getArgNumber()));
   if (!loop)
     return std::nullopt;
-  return *loop == 2 ? Linear{1, 0, 0} : Linear{0, 1, 0};
+  return *loop == g.getNumLoops() - 1 ? Linear{1, 0, 0} : Linear{0, 1, 0};
 }
 
 bool holds(arith::CmpIPredicate p, int64_t x) {
@@ -439,11 +447,30 @@ struct ScoreEdit {
   double scale = 1.0;
   SmallVector<std::function<bool(int64_t)>> hidden;
   linalg::BatchMatmulOp qk;
+  /// A boolean mask tensor the scores read (attn_mask): the operand, and whether true hides.
+  OpOperand *runtime = nullptr;
+  bool runtimeHidesWhenTrue = false;
 };
+
+/// Condition `c` of generic `g` read straight from a boolean input (a mask given as data):
+/// recorded in `edit` as its one runtime mask.
+LogicalResult matchRuntimeMask(linalg::GenericOp g, Value c, bool hidesWhenTrue,
+                               ScoreEdit &edit) {
+  auto arg = dyn_cast<BlockArgument>(c);
+  if (edit.runtime || !arg || arg.getOwner() != g.getBody() ||
+      arg.getArgNumber() >= g.getNumDpsInputs() || !arg.getType().isInteger(1))
+    return failure();
+  edit.runtime = g.getDpsInputOperand(arg.getArgNumber());
+  edit.runtimeHidesWhenTrue = hidesWhenTrue;
+  return success();
+}
 
 /// A mask term of generic `g`, select(cond(j - i), 0 | -inf, -inf | 0) added to the scores:
 /// the distances it hides, added to `edit`.
 LogicalResult matchMaskTerm(linalg::GenericOp g, Value m, ScoreEdit &edit) {
+  // A bf16 program builds the additive mask in bf16 and widens it.
+  if (auto ext = m.getDefiningOp<arith::ExtFOp>())
+    m = ext.getIn();
   auto sel = m.getDefiningOp<arith::SelectOp>();
   if (!sel)
     return failure();
@@ -454,7 +481,7 @@ LogicalResult matchMaskTerm(linalg::GenericOp g, Value m, ScoreEdit &edit) {
     return failure();
   auto cond = distanceCondition(g, sel.getCondition());
   if (!cond)
-    return failure();
+    return matchRuntimeMask(g, sel.getCondition(), hideWhenTrue, edit);
   edit.hidden.push_back([cond = *cond, hideWhenTrue](int64_t d) { return cond(d) == hideWhenTrue; });
   return success();
 }
@@ -494,7 +521,13 @@ std::optional<MaskAttr> bandMask(MLIRContext *ctx, const ScoreEdit &edit, int64_
 /// mask terms on the distance j - i (added -inf, or a select of -inf).
 FailureOr<ScoreEdit> matchScoreChain(Value s) {
   ScoreEdit edit;
-  while (!(edit.qk = s.getDefiningOp<linalg::BatchMatmulOp>())) {
+  // [B·H, Sq, Sk] scores, or [B, H, Sq, Sk] ones expanded from the product.
+  auto product = [](Value v) {
+    if (auto expand = v.getDefiningOp<tensor::ExpandShapeOp>())
+      v = expand.getSrc();
+    return v.getDefiningOp<linalg::BatchMatmulOp>();
+  };
+  while (!(edit.qk = product(s))) {
     auto g = s.getDefiningOp<linalg::GenericOp>();
     if (!g || g.getNumReductionLoops() != 0 || g.getNumResults() != 1)
       return failure();
@@ -537,10 +570,11 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
         if (!keepWhenTrue && !isMinusInf(floatConstant(sel.getTrueValue())))
           return failure();
         auto cond = distanceCondition(g, sel.getCondition());
-        if (!cond)
+        if (cond)
+          edit.hidden.push_back(
+              [cond = *cond, keepWhenTrue](int64_t d) { return cond(d) != keepWhenTrue; });
+        else if (failed(matchRuntimeMask(g, sel.getCondition(), !keepWhenTrue, edit)))
           return failure();
-        edit.hidden.push_back(
-            [cond = *cond, keepWhenTrue](int64_t d) { return cond(d) != keepWhenTrue; });
         x = keepWhenTrue ? sel.getTrueValue() : sel.getFalseValue();
       } else {
         return failure();
@@ -549,6 +583,162 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
     s = g.getDpsInputs()[*scoreArg];
   }
   return edit;
+}
+
+/// The sizes [Mb, Mh] of a runtime mask over scores [B, H, Sq, Sk] (or [B·H, Sq, Sk]) read
+/// through `operand`'s map: a [Sq, Sk] mask, or [Mb, Mh, Sq, Sk] with Mb 1 or B, Mh 1 or H.
+std::optional<std::pair<int64_t, int64_t>> runtimeMaskSizes(OpOperand &operand) {
+  auto g = cast<linalg::GenericOp>(operand.getOwner());
+  auto type = cast<RankedTensorType>(operand.get().getType());
+  AffineMap map = g.getMatchingIndexingMap(&operand);
+  unsigned loops = g.getNumLoops(), rank = type.getRank();
+  auto isDim = [&](unsigned r, unsigned d) {
+    return map.getResult(r) == getAffineDimExpr(d, g.getContext());
+  };
+  if (rank < 2 || !isDim(rank - 2, loops - 2) || !isDim(rank - 1, loops - 1))
+    return std::nullopt;
+  if (rank == 2)
+    return std::make_pair<int64_t, int64_t>(1, 1);
+  if (rank != 4 || loops != 4)
+    return std::nullopt;
+  for (unsigned r = 0; r < 2; ++r)
+    if (type.getDimSize(r) != 1 && !isDim(r, r))
+      return std::nullopt;
+  return std::make_pair(type.getDimSize(0), type.getDimSize(1));
+}
+
+/// The run-once preparation (`coda.weight_prep`) of a boolean mask [Sq, Sk] or [Mb, Mh, Sq, Sk]
+/// into coda.attention's blocks (the class of each 128 × 128 tile) and bits (a bit per key):
+/// a tile of only visible keys is class 1, one with some is class 2, one with none class 0.
+func::FuncOp maskPreparation(ModuleOp module, RankedTensorType maskType, int64_t mb, int64_t mh,
+                             bool hidesWhenTrue) {
+  int64_t rank = maskType.getRank(), sq = maskType.getDimSize(rank - 2),
+          sk = maskType.getDimSize(rank - 1), tile = AttentionOp::kMaskTile;
+  int64_t qt = (sq + tile - 1) / tile, kt = (sk + tile - 1) / tile, words = (sk + 31) / 32;
+  std::string name = "coda_attention_mask_" + std::to_string(mb) + "x" + std::to_string(mh) +
+                     "x" + std::to_string(sq) + "x" + std::to_string(sk) +
+                     (rank == 2 ? "" : "_batched") + (hidesWhenTrue ? "_hides" : "");
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = module.getLoc();
+  Type i1 = b.getI1Type(), i8 = b.getI8Type(), i32 = b.getI32Type();
+  auto blocksType = RankedTensorType::get({mb, mh, qt, kt}, i8);
+  auto bitsType = RankedTensorType::get({mb, mh, sq, words}, i32);
+  auto func = func::FuncOp::create(b, loc, name,
+                                   b.getFunctionType({maskType}, {blocksType, bitsType}));
+  func.setPrivate();
+  func->setAttr(CodaDialect::getWeightPrepAttrName(), b.getUnitAttr());
+  b.setInsertionPointToStart(func.addEntryBlock());
+  Value mask = func.getArgument(0);
+  auto dim = [&](unsigned d) { return getAffineDimExpr(d, ctx); };
+  auto cidx = [&](OpBuilder &nb, int64_t v) {
+    return arith::ConstantIndexOp::create(nb, loc, v).getResult();
+  };
+  // The mask at (b, h, i, j): visible, and inside [Sq, Sk].
+  auto visible = [&](OpBuilder &nb, Value bi, Value hi, Value i, Value j) {
+    using P = arith::CmpIPredicate;
+    Value inside = arith::AndIOp::create(
+        nb, loc, arith::CmpIOp::create(nb, loc, P::slt, i, cidx(nb, sq)),
+        arith::CmpIOp::create(nb, loc, P::slt, j, cidx(nb, sk)));
+    SmallVector<Value> at;
+    if (rank == 4) {
+      at.push_back(maskType.getDimSize(0) == 1 ? cidx(nb, 0) : bi);
+      at.push_back(maskType.getDimSize(1) == 1 ? cidx(nb, 0) : hi);
+    }
+    at.push_back(arith::MinSIOp::create(nb, loc, i, cidx(nb, sq - 1)));
+    at.push_back(arith::MinSIOp::create(nb, loc, j, cidx(nb, sk - 1)));
+    Value v = tensor::ExtractOp::create(nb, loc, mask, at);
+    if (hidesWhenTrue)
+      v = arith::XOrIOp::create(nb, loc, v, arith::ConstantIntOp::create(nb, loc, 1, 1));
+    return std::make_pair(arith::AndIOp::create(nb, loc, v, inside).getResult(), inside);
+  };
+  // Indices of a body that a [Sq, Sk] mask does not read (its batch and head).
+  auto eraseUnused = [](ArrayRef<Value> idx) {
+    for (Value index : idx)
+      if (index.use_empty())
+        index.getDefiningOp()->erase();
+  };
+  auto filled = [&](RankedTensorType type, Attribute value) {
+    Value init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    Value c = arith::ConstantOp::create(b, loc, cast<TypedAttr>(value));
+    return linalg::FillOp::create(b, loc, c, init).getResult(0);
+  };
+  using utils::IteratorType;
+  SmallVector<IteratorType> tileLoops(4, IteratorType::parallel);
+  tileLoops.append(2, IteratorType::reduction);
+  // Whether a tile shows some key, and whether it shows every key inside the mask.
+  auto tileFold = [&](bool every) {
+    auto flags = RankedTensorType::get({mb, mh, qt, kt}, i1);
+    Value span = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{tile, tile}, i1);
+    SmallVector<AffineMap> maps{AffineMap::get(6, 0, {dim(4), dim(5)}, ctx),
+                                AffineMap::get(6, 0, {dim(0), dim(1), dim(2), dim(3)}, ctx)};
+    return linalg::GenericOp::create(
+               b, loc, flags, ValueRange{span}, ValueRange{filled(flags, b.getBoolAttr(every))},
+               maps, tileLoops,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 SmallVector<Value> idx;
+                 for (unsigned d = 0; d < 6; ++d)
+                   idx.push_back(linalg::IndexOp::create(nb, l, d));
+                 Value t = cidx(nb, tile);
+                 Value i = arith::AddIOp::create(nb, l, arith::MulIOp::create(nb, l, idx[2], t), idx[4]);
+                 Value j = arith::AddIOp::create(nb, l, arith::MulIOp::create(nb, l, idx[3], t), idx[5]);
+                 auto [v, inside] = visible(nb, idx[0], idx[1], i, j);
+                 Value r;
+                 if (every) {
+                   Value outside = arith::XOrIOp::create(nb, l, inside,
+                                                         arith::ConstantIntOp::create(nb, l, 1, 1));
+                   r = arith::AndIOp::create(nb, l, args[1], arith::OrIOp::create(nb, l, outside, v));
+                 } else {
+                   r = arith::OrIOp::create(nb, l, args[1], v);
+                 }
+                 linalg::YieldOp::create(nb, l, r);
+                 eraseUnused(idx);
+               })
+        .getResult(0);
+  };
+  Value some = tileFold(false), every = tileFold(true);
+  AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+  Value blocks =
+      linalg::GenericOp::create(
+          b, loc, blocksType, ValueRange{some, every},
+          ValueRange{tensor::EmptyOp::create(b, loc, blocksType.getShape(), i8)},
+          SmallVector<AffineMap>{id4, id4, id4}, SmallVector<IteratorType>(4, IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            auto c = [&](int64_t v) { return arith::ConstantIntOp::create(nb, l, v, 8).getResult(); };
+            Value partial = arith::SelectOp::create(nb, l, args[0], c(2), c(0));
+            Value all = arith::AndIOp::create(nb, l, args[0], args[1]);
+            linalg::YieldOp::create(nb, l, arith::SelectOp::create(nb, l, all, c(1), partial).getResult());
+          })
+          .getResult(0);
+  // Bit t of word w of row i: key 32 w + t.
+  SmallVector<IteratorType> bitLoops(4, IteratorType::parallel);
+  bitLoops.push_back(IteratorType::reduction);
+  Value lanes = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{32}, i1);
+  Value bits =
+      linalg::GenericOp::create(
+          b, loc, bitsType, ValueRange{lanes}, ValueRange{filled(bitsType, b.getI32IntegerAttr(0))},
+          SmallVector<AffineMap>{AffineMap::get(5, 0, {dim(4)}, ctx),
+                                 AffineMap::get(5, 0, {dim(0), dim(1), dim(2), dim(3)}, ctx)},
+          bitLoops,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            SmallVector<Value> idx;
+            for (unsigned d = 0; d < 5; ++d)
+              idx.push_back(linalg::IndexOp::create(nb, l, d));
+            Value j = arith::AddIOp::create(
+                nb, l, arith::MulIOp::create(nb, l, idx[3], cidx(nb, 32)), idx[4]);
+            Value v = visible(nb, idx[0], idx[1], idx[2], j).first;
+            Value t = arith::IndexCastOp::create(nb, l, i32, idx[4]);
+            Value bit = arith::ShLIOp::create(nb, l, arith::ConstantIntOp::create(nb, l, 1, 32), t);
+            Value term = arith::SelectOp::create(nb, l, v, bit, arith::ConstantIntOp::create(nb, l, 0, 32));
+            linalg::YieldOp::create(nb, l, arith::OrIOp::create(nb, l, args[1], term).getResult());
+            eraseUnused(idx);
+          })
+          .getResult(0);
+  func::ReturnOp::create(b, loc, ValueRange{blocks, bits});
+  return func;
 }
 
 /// The shape of the stored heads as attention reads them (before a leading unit batch).
@@ -605,15 +795,24 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   if (!zero || *zero != 0.0)
     return false;
   Value s = matchSoftmax(pv.getDpsInputs()[0]);
-  if (!s || cast<RankedTensorType>(s.getType()).getRank() != 3)
+  if (!s || (cast<RankedTensorType>(s.getType()).getRank() != 3 &&
+             cast<RankedTensorType>(s.getType()).getRank() != 4))
     return false;
+  // Scores as the product wrote them: [B·H, Sq, Sk].
   auto scoreType = cast<RankedTensorType>(s.getType());
+  if (scoreType.getRank() == 4)
+    scoreType = RankedTensorType::get({scoreType.getDimSize(0) * scoreType.getDimSize(1),
+                                       scoreType.getDimSize(2), scoreType.getDimSize(3)},
+                                      scoreType.getElementType());
   FailureOr<ScoreEdit> edit = matchScoreChain(s);
   if (failed(edit))
     return false;
   std::optional<MaskAttr> mask =
       bandMask(pv.getContext(), *edit, scoreType.getDimSize(1), scoreType.getDimSize(2));
   if (!mask)
+    return false;
+  std::optional<std::pair<int64_t, int64_t>> runtimeSizes;
+  if (edit->runtime && !(runtimeSizes = runtimeMaskSizes(*edit->runtime)))
     return false;
   linalg::BatchMatmulOp qk = edit->qk;
   auto qkFill = qk.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
@@ -638,12 +837,18 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
       qDims->first * qDims->second != scoreType.getDimSize(0))
     return false;
 
-  // The output: [B·H, Sq, dv] in f32, or truncated to the heads' type by its one user.
+  // The output: [B·H, Sq, dv] in f32, or truncated to the heads' type by its one user (after
+  // an expansion to [B, H, Sq, dv], as SDPA's decomposition writes it).
   Value result = pv.getResult(0);
   Operation *replaced = pv;
   if (element != getElementTypeOrSelf(result.getType())) {
     if (!result.hasOneUse())
       return false;
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(*result.getUsers().begin())) {
+      if (!expand->hasOneUse() || expand.getResultType().getRank() != 4)
+        return false;
+      result = expand.getResult();
+    }
     auto trunc = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
     auto op = trunc ? dyn_cast_or_null<arith::TruncFOp>(getSoleBodyOp(trunc)) : nullptr;
     if (!op || !allParallelIdentity(trunc) || trunc.getNumDpsInputs() != 1 ||
@@ -662,9 +867,19 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   auto outType = RankedTensorType::get(outShape, element);
   MLIRContext *ctx = rewriter.getContext();
   double scale = q.scale * k.scale * edit->scale;
+  // A mask given as data: its blocks and bits, prepared once.
+  Value blocks, bits;
+  if (edit->runtime) {
+    Value m = edit->runtime->get();
+    func::FuncOp prep = maskPreparation(pv->getParentOfType<ModuleOp>(),
+                                        cast<RankedTensorType>(m.getType()), runtimeSizes->first,
+                                        runtimeSizes->second, edit->runtimeHidesWhenTrue);
+    auto call = func::CallOp::create(rewriter, loc, prep, ValueRange{m});
+    blocks = call.getResult(0);
+    bits = call.getResult(1);
+  }
   auto attention = AttentionOp::create(
-      rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), /*blocks=*/Value(),
-      /*bits=*/Value(),
+      rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), blocks, bits,
       rewriter.getF32FloatAttr(static_cast<float>(scale)), *mask,
       AttentionLayoutAttr::get(ctx, q.layout));
 
@@ -705,16 +920,58 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
     out = linalg::TransposeOp::create(rewriter, loc, out, init, ArrayRef<int64_t>{0, 2, 1, 3})
               .getResult()[0];
   }
-  out = tensor::CollapseShapeOp::create(rewriter, loc, old.getType(), out,
-                                        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  if (cast<RankedTensorType>(old.getType()).getRank() != 4)
+    out = tensor::CollapseShapeOp::create(rewriter, loc, old.getType(), out,
+                                          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
   rewriter.replaceAllUsesWith(old, out);
   eraseReplaced(rewriter, attention, old);
   return true;
 }
 
+/// The generics between a P·V product and the products before it, when they hold a softmax
+/// (an exp): where a program writes attention's elementwise steps as separate generics
+/// (torch-mlir's SDPA decomposition), chains of them are fused, never into a product or a
+/// reduction, so that the score chain and the softmax read as the matchers expect.
+void fuseSoftmaxSteps(linalg::BatchMatmulOp pv) {
+  SetVector<Operation *> region;
+  SmallVector<Value> work{pv.getDpsInputs()[0]};
+  bool softmax = false;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || isa<linalg::BatchMatmulOp>(op) || !region.insert(op))
+      continue;
+    if (auto g = dyn_cast<linalg::GenericOp>(op))
+      softmax |= !g.getBody()->getOps<math::ExpOp>().empty();
+    else if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, linalg::FillOp, tensor::EmptyOp>(op))
+      continue;
+    llvm::append_range(work, op->getOperands());
+  }
+  if (!softmax)
+    return;
+  // Every generic producer of the region's generics is in the region; fused ones are new.
+  auto elementwise = [](Operation *op) {
+    auto g = dyn_cast_or_null<linalg::GenericOp>(op);
+    return g && g.getNumReductionLoops() == 0;
+  };
+  RewritePatternSet patterns(pv.getContext());
+  // Chains only: a value several steps read (the masked scores, exp(s - max)) stays one value.
+  linalg::populateElementwiseOpsFusionPatterns(patterns, [&](OpOperand *fused) {
+    return fused->get().hasOneUse() && elementwise(fused->get().getDefiningOp()) &&
+           elementwise(fused->getOwner());
+  });
+  linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(region.getArrayRef(), std::move(patterns), config);
+}
+
 struct CodaFuseAttentionPass : coda::impl::CodaFuseAttentionBase<CodaFuseAttentionPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    SmallVector<linalg::BatchMatmulOp> products;
+    getOperation()->walk([&](linalg::BatchMatmulOp op) { products.push_back(op); });
+    for (linalg::BatchMatmulOp op : products)
+      fuseSoftmaxSteps(op);
     // Each P·V product in turn; a rewrite erases other products (its q·kᵀ), so the walk
     // restarts after each. Products that do not match are not changed and not tried again.
     llvm::DenseSet<Operation *> tried;

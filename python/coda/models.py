@@ -6,7 +6,10 @@ fp32. The functions take their weights as arguments, so that the exported files 
 
 - PROGRAMS: name -> (function, argument maker) of every exported program;
 - LAYERS: the transformers-style decoder and encoder layers ([B, S, D] activations), each
-  exported as `<name>` (f32) and `<name>_bf16`.
+  exported as `<name>` (f32) and `<name>_bf16`;
+- ATTENTION: attention alone, heads [B, H, S, d]: F.scaled_dot_product_attention on bf16 heads
+  with is_causal, enable_gqa and a boolean attn_mask, and an explicit f32 softmax with a
+  per-sequence masked_fill (S 200: tiles and words of a runtime mask cut short).
 """
 import math
 
@@ -230,6 +233,40 @@ LAYERS = {
 }
 
 
+def sdpa_causal(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def sdpa_gqa(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+
+def sdpa_mask(q, k, v, mask):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+
+
+def masked_softmax_attention(q, k, v, hidden):
+    # The explicit form: masked_fill of the hidden scores, softmax, product.
+    scores = (q @ k.transpose(-1, -2)) / math.sqrt(q.shape[-1])
+    return torch.softmax(scores.masked_fill(hidden, float("-inf")), dim=-1) @ v
+
+
+def heads(*shape):
+    return r(*shape).to(torch.bfloat16)
+
+
+AS, AD = 200, 64
+ATTENTION = {
+    "sdpa_causal_bf16": (sdpa_causal, lambda: tuple(heads(B, H, AS, AD) for _ in range(3))),
+    "sdpa_gqa_bf16": (sdpa_gqa, lambda: (heads(B, H, AS, AD), heads(B, KVH, AS, AD),
+                                         heads(B, KVH, AS, AD))),
+    "sdpa_mask_bf16": (sdpa_mask, lambda: tuple(heads(B, H, AS, AD) for _ in range(3)) + (
+        torch.rand(AS, AS) > 0.5,)),
+    "masked_fill": (masked_softmax_attention, lambda: tuple(
+        r(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
+}
+
+
 def bf16(make_args):
     return lambda: tuple(a.to(torch.bfloat16) for a in make_args())
 
@@ -249,3 +286,4 @@ PROGRAMS = {
 for _name, (_fn, _make_args) in LAYERS.items():
     PROGRAMS[_name] = (_fn, _make_args)
     PROGRAMS[_name + "_bf16"] = (_fn, bf16(_make_args))
+PROGRAMS.update(ATTENTION)

@@ -24,6 +24,7 @@ __device__ __forceinline__ float load(const __half *p, long long i) { return __h
 __device__ __forceinline__ long long load(const long long *p, long long i) { return p[i]; }
 __device__ __forceinline__ int load(const int *p, long long i) { return p[i]; }
 __device__ __forceinline__ bool load(const bool *p, long long i) { return p[i]; }
+__device__ __forceinline__ signed char load(const signed char *p, long long i) { return p[i]; }
 
 __device__ __forceinline__ void store(float *p, long long i, float v) { p[i] = v; }
 __device__ __forceinline__ void store(__nv_bfloat16 *p, long long i, float v) {
@@ -33,6 +34,7 @@ __device__ __forceinline__ void store(__half *p, long long i, float v) { p[i] = 
 __device__ __forceinline__ void store(long long *p, long long i, long long v) { p[i] = v; }
 __device__ __forceinline__ void store(int *p, long long i, int v) { p[i] = v; }
 __device__ __forceinline__ void store(bool *p, long long i, bool v) { p[i] = v; }
+__device__ __forceinline__ void store(signed char *p, long long i, signed char v) { p[i] = v; }
 
 /// Eight consecutive elements in fp32: what a generic kernel moves per 16-byte access (two
 /// for f32) along the contiguous last dimension. `i` is a multiple of 8 and the buffer 16-byte

@@ -255,13 +255,20 @@ def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
       `select(cond, 0, -inf)`, or `select(cond, s, -inf)` as `masked_fill` writes it) that
       leaves one band of distances visible becomes `#coda.mask` (Sq = Sk): causal, a sliding
       window, or a bound on either side;
+    * a boolean mask read as data (SDPA's `attn_mask`, a `masked_fill` condition), `[Sq, Sk]`
+      or `[Mb, Mh, Sq, Sk]` with Mb 1 or B and Mh 1 or H, becomes the op's runtime mask: a
+      run-once preparation function (`coda.weight_prep`) computes its blocks and bits;
     * the output is written in the layout its users read: a token-major result that the
       program transposes back to `[B, S, H, d]` replaces that transpose.
 
-    Attention with any other mask or score edit is left as it is.
+    Where the elementwise steps of the softmax come as separate generics (the decomposition
+    of `F.scaled_dot_product_attention` in a program with nothing else to fuse), chains of
+    them are fused first (never into a product or a reduction). Attention with any other mask
+    or score edit is left as it is.
   }];
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect", "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def CodaInlineRowOperands : Pass<"coda-inline-row-operands", "::mlir::func::FuncOp"> {

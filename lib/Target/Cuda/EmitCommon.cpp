@@ -38,6 +38,8 @@ FailureOr<std::string> CudaEmitter::cType(Operation *at, Type type) {
     return std::string("long long");
   if (type.isInteger(32))
     return std::string("int");
+  if (type.isInteger(8))
+    return std::string("signed char");
   return at->emitOpError("has a value of type ") << type << " that the CUDA backend cannot emit",
          failure();
 }
@@ -113,6 +115,8 @@ LogicalResult CudaEmitter::emitScalarOp(Operation &op) {
       .Case([&](arith::AndIOp) { return binary("&"); })
       .Case([&](arith::OrIOp) { return binary("|"); })
       .Case([&](arith::XOrIOp) { return binary("^"); })
+      // A bit of a mask's word (attention mask preparation): 1 << t, t < 32.
+      .Case([&](arith::ShLIOp) { return binary("<<"); })
       .Case([&](arith::MaxSIOp) { return call("max"); })
       .Case([&](arith::MinSIOp) { return call("min"); })
       .Case([&](arith::NegFOp n) { return define(n.getResult(), "-" + name(n.getOperand())); })
