@@ -2,6 +2,7 @@
 
 #include "coda/Execution/CpuRunner.h"
 #include "coda/Conversion/Passes.h"
+#include "coda/Dialect/Coda/IR/CodaOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -12,6 +13,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -203,6 +205,18 @@ FailureOr<int64_t> mlir::coda::estimateRunMemory(func::FuncOp entry) {
       for (Value result : op->getResults())
         if (failed(add(result.getType(), op->getLoc())))
           return WalkResult::interrupt();
+      // coda.attention's expansion holds [B, Hq, Sq, Sk] scores three times (scaled and
+      // masked, exponentiated, normalized) and P·V in f32.
+      if (auto attention = dyn_cast<AttentionOp>(op)) {
+        Type f32 = Float32Type::get(op->getContext());
+        int64_t b = attention.getBatchSize(), h = attention.getNumHeads(),
+                sq = attention.getQueryLen();
+        auto scores = RankedTensorType::get({b, h, sq, attention.getKeyLen()}, f32);
+        auto values = RankedTensorType::get({b, h, sq, attention.getValueSize()}, f32);
+        for (Type t : {Type(scores), Type(scores), Type(scores), Type(values)})
+          if (failed(add(t, op->getLoc())))
+            return WalkResult::interrupt();
+      }
       if (auto call = dyn_cast<func::CallOp>(op))
         if (auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee()))
           if (!callee.isExternal() && seen.insert(callee).second)
@@ -313,13 +327,13 @@ std::vector<HostTensor> mlir::coda::makeRandomInputs(func::FuncOp func, uint64_t
 
 // From tensors to LLVM: check that every linalg op's operands agree on its loop sizes, expand
 // coda ops, bufferize with results as out-parameters (so the caller owns every buffer), then
-// loops. The program's assertions, and the index checks insertIndexChecks adds (an
-// out-of-range label reports an error instead of reading outside a buffer), then become calls
-// to coda-run (see lowerAssertions), and the standard conversions follow. bf16 conversions are
+// loops. The program's assertions, and the checks insertIndexChecks and insertDivisionChecks
+// add (an out-of-range label or a zero divisor reports an error instead of reading outside a
+// buffer or trapping), then become calls to coda-run (see lowerAssertions), and the standard
+// conversions follow. bf16 conversions are
 // expanded to integer code so that no compiler-runtime helpers are needed.
+static constexpr const char *kExpandPipeline = "func.func(coda-verify-shapes),coda-expand";
 static constexpr const char *kBufferizePipeline =
-    "func.func(coda-verify-shapes),"
-    "coda-expand,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions=true},"
@@ -367,6 +381,46 @@ static void insertIndexChecks(ModuleOp module) {
          << "'";
       cf::AssertOp::create(b, loc, inside, message);
     }
+  });
+}
+
+/// Asserts before every integer division and remainder that its divisor is not zero and, for
+/// signed ones, that it does not divide the smallest value by -1: either would trap the
+/// process, and both are undefined in arith.
+static void insertDivisionChecks(ModuleOp module) {
+  module.walk([](Operation *op) {
+    if (!isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp, arith::CeilDivUIOp,
+             arith::CeilDivSIOp, arith::FloorDivSIOp>(op))
+      return;
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Type type = rhs.getType();
+    if (!type.isIntOrIndex())
+      return;
+    APInt divisor;
+    bool constant = matchPattern(rhs, m_ConstantInt(&divisor));
+    bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(op);
+    if (constant && !divisor.isZero() && (!isSigned || !divisor.isAllOnes()))
+      return;
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto cst = [&](int64_t v) -> Value {
+      if (type.isIndex())
+        return arith::ConstantIndexOp::create(b, loc, v);
+      return arith::ConstantIntOp::create(b, loc, type, v);
+    };
+    Value nonzero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rhs, cst(0));
+    cf::AssertOp::create(b, loc, nonzero, (kCheckMessage + "integer division by zero").str());
+    if (!isSigned)
+      return;
+    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    Value smallest = cst(APInt::getSignedMinValue(width).getSExtValue());
+    Value overflow = arith::AndIOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, smallest),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, cst(-1)));
+    Value fine = arith::XOrIOp::create(b, loc, overflow,
+                                       arith::ConstantIntOp::create(b, loc, 1, 1));
+    cf::AssertOp::create(b, loc, fine,
+                         (kCheckMessage + "signed division overflows (smallest value by -1)").str());
   });
 }
 
@@ -478,8 +532,12 @@ FailureOr<std::vector<HostTensor>> mlir::coda::runOnCpu(ModuleOp original, Strin
 
   // Diagnostics of the runtime checks and of assertions point into the program's source.
   std::vector<Assertion> asserts;
-  insertIndexChecks(*module);
-  for (const char *pipeline : {kBufferizePipeline, kToLLVMPipeline}) {
+  for (const char *pipeline : {kExpandPipeline, kBufferizePipeline, kToLLVMPipeline}) {
+    // Checks go in once coda ops are expanded (a score region holds no assertion).
+    if (pipeline == kBufferizePipeline) {
+      insertIndexChecks(*module);
+      insertDivisionChecks(*module);
+    }
     PassManager pm(ctx);
     if (failed(parsePassPipeline(pipeline, pm)))
       return original.emitError() << "coda-run: internal error: bad lowering pipeline";

@@ -493,7 +493,8 @@ std::optional<MaskAttr> bandMask(MLIRContext *ctx, const ScoreEdit &edit, int64_
                                  int64_t sk) {
   if (edit.hidden.empty())
     return MaskAttr();
-  if (sq != sk)
+  // Every distance is tried: sequences of up to 2^24 positions.
+  if (sq != sk || sq > (int64_t(1) << 24))
     return std::nullopt;
   std::optional<int64_t> lo, hi;
   bool gap = false;

@@ -19,6 +19,9 @@
 // RUN: coda-run %t/empty.mlir | FileCheck %s --check-prefix=EMPTY
 // RUN: not coda-run %t/zero-row-output.mlir 2>&1 | FileCheck %s --check-prefix=ZEROROWS
 // RUN: coda-run %t/zero-size-views.mlir | FileCheck %s --check-prefix=ZEROVIEWS
+// RUN: not coda-run %t/divide-by-zero.mlir 2>&1 | FileCheck %s --check-prefix=DIVZERO
+// RUN: not coda-run %t/divide-overflow.mlir 2>&1 | FileCheck %s --check-prefix=DIVOVERFLOW
+// RUN: not coda-run %t/attention-scores.mlir --max-memory 1G 2>&1 | FileCheck %s --check-prefix=SCORES
 
 // HUGE: huge.mlir:1:1: error: running @main may need 13194139533312 bytes (12288.00 GiB) of memory, above the limit of {{.*}} (raise it with --max-memory)
 // OVERFLOW: overflow.mlir:1:1: error: argument #0 of @main has type 'tensor<4611686018427387904xf32>', which needs more than 2^63 bytes
@@ -38,6 +41,12 @@
 // EMPTY: result #0: tensor<0x4xf32> has no elements
 // ZEROVIEWS: result #0: tensor<0x16x2xf32> has no elements
 // A 0-row output for 16 input rows (upstream's verifier skips sizes of 0).
+// A divisor the program computes (here 0 for the first row, in a score region) is checked as
+// it runs: division by zero and the smallest value divided by -1 would trap.
+// DIVZERO: divide-by-zero.mlir:5:10: error: runtime check failed while running @main: integer division by zero
+// DIVOVERFLOW: divide-overflow.mlir:7:10: error: runtime check failed while running @main: signed division overflows (smallest value by -1)
+// Attention's empty heads need no memory, its [B, H, Sq, Sk] scores do.
+// SCORES: attention-scores.mlir:1:1: error: running @main may need {{.*}} of memory, above the limit of 1073741824 bytes (1.00 GiB)
 // ZEROROWS: zero-row-output.mlir:2:8: error: 'linalg.matmul' op operand #2 has size 0 in dimension #0, which indexes loop d0 of size 16 (dimension #0 of operand #0)
 
 //--- huge.mlir
@@ -125,4 +134,37 @@ func.func @main(%x: tensor<0x32xf32>) -> tensor<0x16x2xf32> {
 //--- half-of-it.mlir
 func.func @main(%x: tensor<576460752303423488xf32>) -> tensor<576460752303423488xf32> {
   return %x : tensor<576460752303423488xf32>
+}
+
+//--- divide-by-zero.mlir
+func.func @main(%q: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %o = coda.attention %q, %q, %q scale 1.0 : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32> score {
+  ^bb0(%s: f32, %b: index, %h: index, %i: index, %j: index):
+    %c7 = arith.constant 7 : index
+    %r = arith.remui %c7, %i : index
+    %x = arith.index_cast %r : index to i32
+    %y = arith.sitofp %x : i32 to f32
+    %z = arith.addf %s, %y : f32
+    coda.yield %z : f32
+  }
+  return %o : tensor<1x1x8x4xf32>
+}
+
+//--- divide-overflow.mlir
+func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %min = arith.constant -2147483648 : i32
+  %m1 = arith.constant -1 : i32
+  %init = tensor.empty() : tensor<4xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<4xi32>) outs(%init : tensor<4xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    %d = arith.divsi %min, %m1 : i32
+    linalg.yield %d : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+//--- attention-scores.mlir
+func.func @main(%q: tensor<2147483648x4x64x0xf16>) -> tensor<2147483648x4x64x0xf16> {
+  %o = coda.attention %q, %q, %q scale 1.0 : tensor<2147483648x4x64x0xf16>, tensor<2147483648x4x64x0xf16>, tensor<2147483648x4x64x0xf16> -> tensor<2147483648x4x64x0xf16>
+  return %o : tensor<2147483648x4x64x0xf16>
 }
