@@ -320,6 +320,9 @@ Value matchSoftmax(Value p) {
     guard = operandOf(norm, sel.getCondition());
     y = sel.getFalseValue();
   }
+  // A bf16 program rounds the probabilities for P·V.
+  if (auto trunc = y.getDefiningOp<arith::TruncFOp>())
+    y = trunc.getIn();
   auto div = y.getDefiningOp<arith::DivFOp>();
   if (!div)
     return nullptr;
@@ -523,12 +526,23 @@ std::optional<MaskAttr> bandMask(MLIRContext *ctx, const ScoreEdit &edit, int64_
 FailureOr<ScoreEdit> matchScoreChain(Value s) {
   ScoreEdit edit;
   // [B·H, Sq, Sk] scores, or [B, H, Sq, Sk] ones expanded from the product.
-  auto product = [](Value v) {
-    if (auto expand = v.getDefiningOp<tensor::ExpandShapeOp>())
+  // [B·H, Sq, Sk] viewed as [B, H, Sq, Sk]: the batch split, the last two dimensions kept.
+  auto splitsBatch = [](tensor::ExpandShapeOp expand) {
+    return expand && expand.getSrcType().getRank() == 3 &&
+           expand.getReassociationIndices() ==
+               SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}};
+  };
+  auto product = [&](Value v) {
+    if (auto expand = v.getDefiningOp<tensor::ExpandShapeOp>(); splitsBatch(expand))
       v = expand.getSrc();
     return v.getDefiningOp<linalg::BatchMatmulOp>();
   };
   while (!(edit.qk = product(s))) {
+    // A bf16 program rounds the product and views it as [B, H, Sq, Sk] before masking.
+    if (auto expand = s.getDefiningOp<tensor::ExpandShapeOp>(); splitsBatch(expand)) {
+      s = expand.getSrc();
+      continue;
+    }
     auto g = s.getDefiningOp<linalg::GenericOp>();
     if (!g || g.getNumReductionLoops() != 0 || g.getNumResults() != 1)
       return failure();
@@ -557,6 +571,9 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
           return failure();
         edit.scale = isa<arith::MulFOp>(op) ? edit.scale * *c : edit.scale / *c;
         x = lhs;
+      } else if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+        // Roundings of the scores (a bf16 program's): coda.attention keeps them in fp32.
+        x = op->getOperand(0);
       } else if (auto add = dyn_cast<arith::AddFOp>(op)) {
         Value term = add.getRhs(), rest = add.getLhs();
         if (failed(matchMaskTerm(g, term, edit))) {

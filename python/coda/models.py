@@ -8,8 +8,9 @@ fp32. The functions take their weights as arguments, so that the exported files 
 - LAYERS: the transformers-style decoder and encoder layers ([B, S, D] activations), each
   exported as `<name>` (f32) and `<name>_bf16`;
 - ATTENTION: attention alone, heads [B, H, S, d]: F.scaled_dot_product_attention on bf16 heads
-  with is_causal, enable_gqa and a boolean attn_mask, and an explicit f32 softmax with a
-  per-sequence masked_fill (S 200: tiles and words of a runtime mask cut short).
+  with is_causal, enable_gqa and a boolean attn_mask, and an explicit softmax with a
+  per-sequence masked_fill in f32 and bf16 (S 200: tiles and words of a runtime mask cut
+  short).
 """
 import math
 
@@ -264,6 +265,8 @@ ATTENTION = {
         torch.rand(AS, AS) > 0.5,)),
     "masked_fill": (masked_softmax_attention, lambda: tuple(
         r(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
+    "masked_fill_bf16": (masked_softmax_attention, lambda: tuple(
+        heads(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
 }
 
 
