@@ -829,8 +829,11 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
       bandMask(pv.getContext(), *edit, scoreType.getDimSize(1), scoreType.getDimSize(2));
   if (!mask)
     return false;
+  // A runtime mask's positions are 32-bit in the kernels.
   std::optional<std::pair<int64_t, int64_t>> runtimeSizes;
-  if (edit->runtime && !(runtimeSizes = runtimeMaskSizes(*edit->runtime)))
+  if (edit->runtime &&
+      (!(runtimeSizes = runtimeMaskSizes(*edit->runtime)) ||
+       scoreType.getDimSize(1) >= (int64_t(1) << 31) || scoreType.getDimSize(2) >= (int64_t(1) << 31)))
     return false;
   linalg::BatchMatmulOp qk = edit->qk;
   auto qkFill = qk.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
