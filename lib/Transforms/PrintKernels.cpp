@@ -105,10 +105,19 @@ void mlir::coda::printAttentionSummary(raw_ostream &os, AttentionOp op, unsigned
      << stringifyAttentionLayout(op.getLayout()) << ")\n";
   MaskAttr mask = op.getMaskOrDense();
   os << "    scores    scale " << llvm::format("%g", op.getScale().convertToDouble()) << ", mask ";
-  if (mask.isDense() && !mask.getSinks() && !mask.getGlobal())
-    os << "none";
-  else
+  bool structured = !mask.isDense() || mask.getSinks() || mask.getGlobal();
+  if (structured)
     os << Attribute(mask);
+  if (Value blocks = op.getBlocks()) {
+    auto shape = cast<RankedTensorType>(blocks.getType()).getShape();
+    os << (structured ? " and " : "") << "runtime (" << shape[0] << "x" << shape[1]
+       << " masks, " << shape[2] << "x" << shape[3] << " tiles of "
+       << AttentionOp::kMaskTile << "x" << AttentionOp::kMaskTile << ")";
+  } else if (!structured) {
+    os << "none";
+  }
+  if (op.getLens())
+    os << ", per-sequence lengths";
   if (!op.getScore().empty())
     os << ", score region";
   os << "\n";
