@@ -330,8 +330,8 @@ std::vector<HostTensor> mlir::coda::makeRandomInputs(func::FuncOp func, uint64_t
 // loops. The program's assertions, and the checks insertIndexChecks and insertDivisionChecks
 // add (an out-of-range label or a zero divisor reports an error instead of reading outside a
 // buffer or trapping), then become calls to coda-run (see lowerAssertions), and the standard
-// conversions follow. bf16 conversions are
-// expanded to integer code so that no compiler-runtime helpers are needed.
+// conversions follow. bf16 conversions are expanded to integer code so that no
+// compiler-runtime helpers are needed.
 static constexpr const char *kExpandPipeline = "func.func(coda-verify-shapes),coda-expand";
 static constexpr const char *kBufferizePipeline =
     "one-shot-bufferize{bufferize-function-boundaries "

@@ -525,21 +525,14 @@ std::optional<MaskAttr> bandMask(MLIRContext *ctx, const ScoreEdit &edit, int64_
 /// mask terms on the distance j - i (added -inf, or a select of -inf).
 FailureOr<ScoreEdit> matchScoreChain(Value s) {
   ScoreEdit edit;
-  // [B·H, Sq, Sk] scores, or [B, H, Sq, Sk] ones expanded from the product.
-  // [B·H, Sq, Sk] viewed as [B, H, Sq, Sk]: the batch split, the last two dimensions kept.
-  auto splitsBatch = [](tensor::ExpandShapeOp expand) {
-    return expand && expand.getSrcType().getRank() == 3 &&
-           expand.getReassociationIndices() ==
-               SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}};
-  };
-  auto product = [&](Value v) {
-    if (auto expand = v.getDefiningOp<tensor::ExpandShapeOp>(); splitsBatch(expand))
-      v = expand.getSrc();
-    return v.getDefiningOp<linalg::BatchMatmulOp>();
-  };
-  while (!(edit.qk = product(s))) {
-    // A bf16 program rounds the product and views it as [B, H, Sq, Sk] before masking.
-    if (auto expand = s.getDefiningOp<tensor::ExpandShapeOp>(); splitsBatch(expand)) {
+  while (!(edit.qk = s.getDefiningOp<linalg::BatchMatmulOp>())) {
+    // [B·H, Sq, Sk] scores viewed as [B, H, Sq, Sk] (the batch split, the last two dimensions
+    // kept), straight from the product or after a bf16 program rounded it.
+    if (auto expand = s.getDefiningOp<tensor::ExpandShapeOp>()) {
+      if (expand.getSrcType().getRank() != 3 ||
+          expand.getReassociationIndices() !=
+              SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
+        return failure();
       s = expand.getSrc();
       continue;
     }
@@ -632,7 +625,8 @@ func::FuncOp maskPreparation(ModuleOp module, RankedTensorType maskType, int64_t
                              bool hidesWhenTrue) {
   int64_t rank = maskType.getRank(), sq = maskType.getDimSize(rank - 2),
           sk = maskType.getDimSize(rank - 1), tile = AttentionOp::kMaskTile;
-  int64_t qt = (sq + tile - 1) / tile, kt = (sk + tile - 1) / tile, words = (sk + 31) / 32;
+  int64_t qt = AttentionOp::getMaskTiles(sq), kt = AttentionOp::getMaskTiles(sk),
+          words = AttentionOp::getMaskWords(sk);
   std::string name = "coda_attention_mask_" + std::to_string(mb) + "x" + std::to_string(mh) +
                      "x" + std::to_string(sq) + "x" + std::to_string(sk) +
                      (rank == 2 ? "" : "_batched") + (hidesWhenTrue ? "_hides" : "");
@@ -813,11 +807,12 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   if (!zero || *zero != 0.0)
     return false;
   Value s = matchSoftmax(pv.getDpsInputs()[0]);
-  if (!s || (cast<RankedTensorType>(s.getType()).getRank() != 3 &&
-             cast<RankedTensorType>(s.getType()).getRank() != 4))
+  if (!s)
     return false;
   // Scores as the product wrote them: [B·H, Sq, Sk].
   auto scoreType = cast<RankedTensorType>(s.getType());
+  if (scoreType.getRank() != 3 && scoreType.getRank() != 4)
+    return false;
   if (scoreType.getRank() == 4)
     scoreType = RankedTensorType::get({scoreType.getDimSize(0) * scoreType.getDimSize(1),
                                        scoreType.getDimSize(2), scoreType.getDimSize(3)},

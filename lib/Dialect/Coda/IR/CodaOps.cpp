@@ -680,17 +680,17 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("a runtime mask needs both blocks and bits");
     auto bt = cast<RankedTensorType>(blocks.getType());
     auto wt = cast<RankedTensorType>(getBits().getType());
-    auto tiles = [](int64_t n) { return n / kMaskTile + (n % kMaskTile != 0); };
     int64_t mb = bt.getRank() == 4 ? bt.getDimSize(0) : -1;
     int64_t mh = bt.getRank() == 4 ? bt.getDimSize(1) : -1;
     bool broadcastOk = (mb == 1 || mb == getBatchSize()) && (mh == 1 || mh == getNumHeads());
     if (!bt.getElementType().isInteger(8) || bt.getRank() != 4 || !broadcastOk ||
-        bt.getDimSize(2) != tiles(getQueryLen()) || bt.getDimSize(3) != tiles(getKeyLen()))
-      return emitOpError("blocks must be tensor<MbxMhx") << tiles(getQueryLen()) << "x"
-             << tiles(getKeyLen()) << "xi8> (Mb 1 or " << getBatchSize() << ", Mh 1 or "
+        bt.getDimSize(2) != getMaskTiles(getQueryLen()) ||
+        bt.getDimSize(3) != getMaskTiles(getKeyLen()))
+      return emitOpError("blocks must be tensor<MbxMhx") << getMaskTiles(getQueryLen()) << "x"
+             << getMaskTiles(getKeyLen()) << "xi8> (Mb 1 or " << getBatchSize() << ", Mh 1 or "
              << getNumHeads() << ": a class per tile of " << kMaskTile << "x" << kMaskTile
              << "); got " << bt;
-    SmallVector<int64_t> bitsShape{mb, mh, getQueryLen(), getKeyLen() / 32 + (getKeyLen() % 32 != 0)};
+    SmallVector<int64_t> bitsShape{mb, mh, getQueryLen(), getMaskWords(getKeyLen())};
     if (wt != RankedTensorType::get(bitsShape, IntegerType::get(getContext(), 32)))
       return emitOpError("bits must be ")
              << RankedTensorType::get(bitsShape, IntegerType::get(getContext(), 32))

@@ -205,6 +205,10 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
   let extraClassDeclaration = [{
     /// The tile of queries × keys that a runtime mask's `blocks` classes.
     static constexpr int64_t kMaskTile = 128;
+    /// A runtime mask's tiles over `n` positions, and its 32-bit words of bits over `n` keys
+    /// (no overflow for any size).
+    static int64_t getMaskTiles(int64_t n) { return n / kMaskTile + (n % kMaskTile != 0); }
+    static int64_t getMaskWords(int64_t n) { return n / 32 + (n % 32 != 0); }
     bool isHeadMajor() { return getLayout() == AttentionLayout::BHSD; }
     /// Q's dimension index of heads and of sequence positions (1 and 2 for bhsd).
     unsigned getHeadDim() { return isHeadMajor() ? 1 : 2; }
