@@ -32,7 +32,20 @@ CASES = {
                        None),
     "longformer": (1, 4, 4, 1000, 1000, 64, "bhsd", {"left": 64, "right": 64, "global": 8}, "bf16",
                    False, None),
+    # Dilated masks whose rate divides Sq and Sk run one residue class per CTA (strided views;
+    # with GQA, token-major heads, a window, Sq < Sk, lengths, LSE, d 96); 1001 rows do not
+    # divide by 4 and take the mask on whole heads.
     "dilated4": (1, 4, 4, 1000, 1000, 64, "bhsd", {"causal": 1, "dilation": 4}, "bf16", False, None),
+    "dilated2_window_gqa_d128": (2, 8, 2, 1024, 1024, 128, "bshd",
+                                 {"causal": 1, "left": 300, "dilation": 2}, "bf16", True, None),
+    "dilated4_cross_d64": (1, 4, 4, 516, 1000, 64, "bhsd", {"causal": 1, "dilation": 4}, "f16",
+                           True, None),
+    "dilated3_varlen": (3, 4, 2, 999, 999, 128, "bshd", {"causal": 1, "dilation": 3, "lens": True},
+                        "bf16", True, None),
+    "dilated4_d96": (1, 4, 4, 400, 400, 96, "bhsd", {"causal": 1, "dilation": 4}, "bf16", True,
+                     None),
+    "dilated4_undivided": (1, 4, 4, 1001, 1001, 64, "bhsd", {"causal": 1, "dilation": 4}, "bf16",
+                           False, None),
     "chunked": (1, 4, 4, 1000, 1000, 128, "bshd", {"causal": 1, "chunk": 128}, "bf16", False, None),
     "sinks": (1, 4, 2, 1000, 1000, 64, "bshd", {"causal": 1, "left": 127, "sinks": 4}, "bf16", True,
               None),

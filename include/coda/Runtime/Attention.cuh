@@ -25,8 +25,11 @@
 //   static bool anyVisible(int len, int q0, int q1, int k0, int k1)
 //                                                        some key of the block visible
 //   static float score(float s, int b, int h, int i, int j)   the score region
-// and whether a runtime mask comes with the launch (hasBlocks, with its batch and head counts
-// maskBatch and maskHeads: 1 where it is broadcast).
+// whether a runtime mask comes with the launch (hasBlocks, with its batch and head counts
+// maskBatch and maskHeads: 1 where it is broadcast), and `dilation`: where it is d > 1, a CTA
+// takes one residue class c of a dilated mask, rows c, c + d, c + 2d, ... of Q, K and V read
+// as a strided view, so that its blocks are dense (fullBlock then ignores the dilation).
+// Kernels index tiles by the class's local rows t and ask the mask of the rows c + t·d.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +54,21 @@
 namespace coda::rt::attention {
 
 constexpr int kBlockM = 64, kBlockN = 64, kWarps = 4;
+
+/// One CTA's residue class of a dilated problem (the whole head where dilation is 1): local
+/// row t is row at(t) = c + t·d of the head, and the query and key ranges in both numberings.
+template <class Problem> struct Residues {
+  static constexpr int R = Problem::dilation, Sq = Problem::Sq / R, Sk = Problem::Sk / R;
+  int c;
+  __device__ __forceinline__ int at(int t) const { return c + t * R; }
+  /// Rows [t0, t1) as the head's rows: the span [at(t0), at(t1 - 1) + 1).
+  __device__ __forceinline__ int end(int t1) const { return at(t1 - 1) + 1; }
+  /// The local keys [u0, u1) among the head's keys [k0, k1).
+  __device__ __forceinline__ void localKeys(int k0, int k1, int &u0, int &u1) const {
+    u0 = (max(k0 - c, 0) + R - 1) / R;
+    u1 = k1 > c ? min((k1 - c + R - 1) / R, Sk) : 0;
+  }
+};
 
 template <class T> struct Mma;
 template <> struct Mma<__nv_bfloat16> {
@@ -170,28 +188,35 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
   __shared__ __align__(128) Tile<T, D> sq, sk, sv;
 
   // Heavy query blocks (the last ones of a causal mask) start first.
-  const int qBlock = gridDim.x - 1 - blockIdx.x, h = blockIdx.y, b = blockIdx.z;
+  using Local = Residues<Problem>;
+  const int qBlock = gridDim.x - 1 - blockIdx.x, h = blockIdx.y / Local::R, b = blockIdx.z;
+  const Local local{static_cast<int>(blockIdx.y % Local::R)};
   const int g = h / (Problem::Hq / Problem::Hkv);
-  const int q0 = qBlock * kBlockM, q1 = min(q0 + kBlockM, Problem::Sq);
+  // Local query rows [t0, t1), the head's rows [q0, q1) around them.
+  const int t0 = qBlock * kBlockM, t1 = min(t0 + kBlockM, Local::Sq);
+  const int q0 = local.at(t0), q1 = local.end(t1);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int quadRow = lane / 4, quadCol = lane % 4;
 
-  const T *qBase = q + Problem::qOffset(b, h);
-  const T *kBase = k + Problem::kvOffset(b, g), *vBase = v + Problem::kvOffset(b, g);
+  // The class's rows: local row t is row c + t·d.
+  constexpr long long qStride = Problem::qStride * Local::R, kvStride = Problem::kvStride * Local::R;
+  const T *qBase = q + Problem::qOffset(b, h) + local.c * Problem::qStride;
+  const T *kBase = k + Problem::kvOffset(b, g) + local.c * Problem::kvStride,
+          *vBase = v + Problem::kvOffset(b, g) + local.c * Problem::kvStride;
 
   const int len = lens ? static_cast<int>(lens[b]) : Problem::Sk;
   const RuntimeMask<Problem> runtime(blocks, bits, b, h);
   int kLo, kHi;
   Problem::keyRange(len, q0, q1, kLo, kHi);
-  kLo = max(kLo, 0) / kBlockN * kBlockN;
-  kHi = min(kHi, Problem::Sk);
+  local.localKeys(kLo, kHi, kLo, kHi);
+  kLo = kLo / kBlockN * kBlockN;
 
-  sq.load(qBase, Problem::qStride, q0, Problem::Sq);
+  sq.load(qBase, qStride, t0, Local::Sq);
   if (kLo < kHi)
-    sk.load(kBase, Problem::kvStride, kLo, Problem::Sk);
+    sk.load(kBase, kvStride, kLo, Local::Sk);
   commit();
   if (kLo < kHi)
-    sv.load(vBase, Problem::kvStride, kLo, Problem::Sk);
+    sv.load(vBase, kvStride, kLo, Local::Sk);
   commit();
 
   // Each thread holds rows quadRow and quadRow + 8 of its warp's 16.
@@ -218,16 +243,18 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
       }
     __syncthreads();
     if (k0 + kBlockN < kHi)
-      sk.load(kBase, Problem::kvStride, k0 + kBlockN, Problem::Sk);
+      sk.load(kBase, kvStride, k0 + kBlockN, Local::Sk);
     commit();
 
     // Scale (in log2 units), score edit and mask where the block is not fully visible.
-    const int k1 = min(k0 + kBlockN, Problem::Sk);
-    const int cls = runtime.tileClass(q0, k0);
-    const bool full = cls == 1 && k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
+    const int k1 = min(k0 + kBlockN, Local::Sk);
+    const int cls = runtime.tileClass(q0, local.at(k0));
+    const bool full = cls == 1 && k1 == k0 + kBlockN &&
+                      Problem::fullBlock(len, q0, q1, local.at(k0), local.end(k1));
     for (int n = 0; n < kTilesN; ++n)
       for (int e = 0; e < 4; ++e) {
-        int i = q0 + warpRow + quadRow + (e / 2) * 8, j = k0 + n * 8 + quadCol * 2 + e % 2;
+        int i = local.at(t0 + warpRow + quadRow + (e / 2) * 8),
+            j = local.at(k0 + n * 8 + quadCol * 2 + e % 2);
         float x = sc[n][e] * Problem::scale;
         if (Problem::hasScore)
           x = Problem::score(x, b, h, i, j);
@@ -281,7 +308,7 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
     }
     __syncthreads();
     if (k0 + kBlockN < kHi)
-      sv.load(vBase, Problem::kvStride, k0 + kBlockN, Problem::Sk);
+      sv.load(vBase, kvStride, k0 + kBlockN, Local::Sk);
     commit();
   }
   waitPending<0>();
@@ -290,7 +317,7 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
   for (int r = 0; r < 2; ++r) {
     rowSum[r] += __shfl_xor_sync(0xffffffffu, rowSum[r], 1);
     rowSum[r] += __shfl_xor_sync(0xffffffffu, rowSum[r], 2);
-    int i = q0 + warpRow + quadRow + r * 8;
+    int i = local.at(t0 + warpRow + quadRow + r * 8);
     if (i >= Problem::Sq)
       continue;
     float inv = rowSum[r] > 0.f ? 1.f / rowSum[r] : 0.f;
@@ -377,13 +404,14 @@ template <int Rows, int D> struct SwizzledTile {
     return (address & 0x3FFFF) >> 4 | uint64_t(leading >> 4) << 16 |
            uint64_t(stride >> 4) << 32 | uint64_t(1) << 62;
   }
-  /// Rows [row, row + Rows) of head `head` of sequence `b` through TMA (rows past the
-  /// tensor's end are zeros), completing on `bar`.
-  __device__ __forceinline__ void load(const CUtensorMap *map, uint64_t *bar, int row, int head,
-                                       int b) const {
+  /// Local rows [row, row + Rows) of residue class `cls` of head `head` of sequence `b`
+  /// through TMA (rows past the tensor's end are zeros), completing on `bar`.
+  __device__ __forceinline__ void load(const CUtensorMap *map, uint64_t *bar, int row, int cls,
+                                       int head, int b) const {
 #pragma unroll
     for (int c = 0; c < D / 64; ++c)
-      cute::SM90_TMA_LOAD_4D::copy(map, bar, 0, base + c * kBlockBytes, c * 64, row, head, b);
+      cute::SM90_TMA_LOAD_5D::copy(map, bar, 0, base + c * kBlockBytes, c * 64, cls, row, head,
+                                   b);
   }
 };
 
@@ -417,19 +445,24 @@ __global__ void __launch_bounds__(kThreads, 1)
   uint64_t *qFull = bars, *kFull = bars + 1, *vFull = bars + 3, *kEmpty = bars + 5,
            *vEmpty = bars + 7;
 
-  const int qBlock = gridDim.x - 1 - blockIdx.x, h = blockIdx.y, b = blockIdx.z;
+  using Local = Residues<Problem>;
+  const int qBlock = gridDim.x - 1 - blockIdx.x, h = blockIdx.y / Local::R, b = blockIdx.z;
+  const Local local{static_cast<int>(blockIdx.y % Local::R)};
   const int g = h / (Problem::Hq / Problem::Hkv);
-  const int q0 = qBlock * kBlockM, q1 = min(q0 + kBlockM, Problem::Sq);
+  // Local query rows [t0, t1), the head's rows [q0, q1) around them.
+  const int t0 = qBlock * kBlockM, t1 = min(t0 + kBlockM, Local::Sq);
+  const int q0 = local.at(t0), q1 = local.end(t1);
   const int len = lens ? static_cast<int>(lens[b]) : Problem::Sk;
   const RuntimeMask<Problem> runtime(blocks, bits, b, h);
   int kLo, kHi;
   Problem::keyRange(len, q0, q1, kLo, kHi);
-  kLo = max(kLo, 0) / kBlockN * kBlockN;
-  kHi = min(kHi, Problem::Sk);
-  // The key blocks both roles walk: those of [kLo, kHi) where the mask shows any key.
+  local.localKeys(kLo, kHi, kLo, kHi);
+  kLo = kLo / kBlockN * kBlockN;
+  // The (local) key blocks both roles walk: those of [kLo, kHi) where the mask shows any key.
   auto visited = [&](int k0) {
-    return Problem::anyVisible(len, q0, q1, k0, min(k0 + kBlockN, Problem::Sk)) &&
-           runtime.tileClass(q0, k0) != 0;
+    return Problem::anyVisible(len, q0, q1, local.at(k0),
+                               local.end(min(k0 + kBlockN, Local::Sk))) &&
+           runtime.tileClass(q0, local.at(k0)) != 0;
   };
 
   if (threadIdx.x == 0) {
@@ -455,16 +488,16 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int stage = j % 2;
       if (j == 0) {
         Barrier::arrive_and_expect_tx(qFull, QTile::kBytes);
-        sq.load(&qMap, qFull, q0, h, b);
+        sq.load(&qMap, qFull, t0, local.c, h, b);
       }
       if (j >= 2)
         Barrier::wait(kEmpty + stage, (j / 2 - 1) & 1);
       Barrier::arrive_and_expect_tx(kFull + stage, KVTile::kBytes);
-      sk(stage).load(&kMap, kFull + stage, k0, g, b);
+      sk(stage).load(&kMap, kFull + stage, k0, local.c, g, b);
       if (j >= 2)
         Barrier::wait(vEmpty + stage, (j / 2 - 1) & 1);
       Barrier::arrive_and_expect_tx(vFull + stage, KVTile::kBytes);
-      sv(stage).load(&vMap, vFull + stage, k0, g, b);
+      sv(stage).load(&vMap, vFull + stage, k0, local.c, g, b);
       ++j;
     }
     return;
@@ -473,10 +506,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int group = threadIdx.x / 128 - 1, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
   const int quadRow = lane / 4, quadCol = lane % 4;
-  const int rowBase = q0 + group * 64 + warp * 16 + quadRow;
+  const int rowBase = t0 + group * 64 + warp * 16 + quadRow;
 
-  // Each thread holds rows rowBase and rowBase + 8: element 4n + 2r + e of an accumulator is
-  // row rowBase + 8r, column 8n + 2 quadCol + e.
+  // Each thread holds (local) rows rowBase and rowBase + 8: element 4n + 2r + e of an
+  // accumulator is row rowBase + 8r, column 8n + 2 quadCol + e.
   float o[D / 2], s[kBlockN / 2];
   unsigned p[kBlockN / 16][4];
 #pragma unroll
@@ -509,15 +542,16 @@ __global__ void __launch_bounds__(kThreads, 1)
   // score region returns them); `toLog2` takes them to log2 units inside one FFMA per element.
   constexpr float toLog2 = (Problem::hasScore ? 1.f : Problem::scale) * 1.4426950408889634f;
   auto softmax = [&](int k0, float (&rescale)[2]) {
-    const int k1 = min(k0 + kBlockN, Problem::Sk);
-    const int cls = runtime.tileClass(q0, k0);
-    const bool full = cls == 1 && k1 == k0 + kBlockN && Problem::fullBlock(len, q0, q1, k0, k1);
+    const int k1 = min(k0 + kBlockN, Local::Sk);
+    const int cls = runtime.tileClass(q0, local.at(k0));
+    const bool full = cls == 1 && k1 == k0 + kBlockN &&
+                      Problem::fullBlock(len, q0, q1, local.at(k0), local.end(k1));
     if (Problem::hasScore || !full)
 #pragma unroll
       for (int n = 0; n < kTilesN; ++n)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          int i = rowBase + (e / 2) * 8, j = k0 + n * 8 + quadCol * 2 + e % 2;
+          int i = local.at(rowBase + (e / 2) * 8), j = local.at(k0 + n * 8 + quadCol * 2 + e % 2);
           float x = s[4 * n + e];
           if (Problem::hasScore)
             x = Problem::score(x * Problem::scale, b, h, i, j);
@@ -608,7 +642,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int r = 0; r < 2; ++r) {
     rowSum[r] += __shfl_xor_sync(0xffffffffu, rowSum[r], 1);
     rowSum[r] += __shfl_xor_sync(0xffffffffu, rowSum[r], 2);
-    int i = rowBase + r * 8;
+    int i = local.at(rowBase + r * 8);
     if (i >= Problem::Sq)
       continue;
     float inv = rowSum[r] > 0.f ? 1.f / rowSum[r] : 0.f;
@@ -624,19 +658,21 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-/// A 4-D TMA map of [B, H, S, d] heads (any strides), boxes of 64 columns × `rows` rows with
-/// the 128-byte swizzle.
+/// A 5-D TMA map of [B, H, S, d] heads (any strides) with each head's rows split into
+/// `classes` residue classes, [B, H, S / classes, classes, d]: boxes of 64 columns × `rows`
+/// rows of one class with the 128-byte swizzle.
 template <class T>
-cudaError_t tensorMap(CUtensorMap *map, const T *base, int d, int seq, int heads, int batch,
-                      long long rowStride, long long headStride, long long batchStride,
+cudaError_t tensorMap(CUtensorMap *map, const T *base, int d, int seq, int classes, int heads,
+                      int batch, long long rowStride, long long headStride, long long batchStride,
                       int rows) {
-  cuuint64_t dims[4] = {cuuint64_t(d), cuuint64_t(seq), cuuint64_t(heads), cuuint64_t(batch)};
-  cuuint64_t strides[3] = {cuuint64_t(rowStride) * 2, cuuint64_t(headStride) * 2,
-                           cuuint64_t(batchStride) * 2};
-  cuuint32_t box[4] = {64, cuuint32_t(rows), 1, 1}, elementStrides[4] = {1, 1, 1, 1};
+  cuuint64_t dims[5] = {cuuint64_t(d), cuuint64_t(classes), cuuint64_t(seq / classes),
+                        cuuint64_t(heads), cuuint64_t(batch)};
+  cuuint64_t strides[4] = {cuuint64_t(rowStride) * 2, cuuint64_t(rowStride) * classes * 2,
+                           cuuint64_t(headStride) * 2, cuuint64_t(batchStride) * 2};
+  cuuint32_t box[5] = {64, 1, cuuint32_t(rows), 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
   CUresult result = CUTLASS_CUDA_DRIVER_WRAPPER_CALL(cuTensorMapEncodeTiled)(
       map, std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-      4, const_cast<T *>(base), dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      5, const_cast<T *>(base), dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return result == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
@@ -651,18 +687,20 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
   constexpr int kSmem = (kBlockM + 4 * kBlockN) * D * 2 + 1024 + 9 * 8;
   CUtensorMap maps[3];
   // Rows are qStride / kvStride apart; heads and sequences as the layout puts them.
-  cudaError_t error = tensorMap(maps, q, D, Problem::Sq, Problem::Hq, Problem::B,
+  constexpr int R = Problem::dilation;
+  cudaError_t error = tensorMap(maps, q, D, Problem::Sq, R, Problem::Hq, Problem::B,
                                 Problem::qStride, Problem::qOffset(0, 1), Problem::qOffset(1, 0),
                                 kBlockM);
   for (int i = 1; i < 3 && error == cudaSuccess; ++i)
-    error = tensorMap(maps + i, i == 1 ? k : v, D, Problem::Sk, Problem::Hkv, Problem::B,
+    error = tensorMap(maps + i, i == 1 ? k : v, D, Problem::Sk, R, Problem::Hkv, Problem::B,
                       Problem::kvStride, Problem::kvOffset(0, 1), Problem::kvOffset(1, 0), kBlockN);
   if (error == cudaSuccess)
     error = cudaFuncSetAttribute(warpgroupKernel<Problem>,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (error != cudaSuccess)
     return error;
-  dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
+  // A CTA per block of 128 query rows of one residue class of a head.
+  dim3 grid((Problem::Sq / R + kBlockM - 1) / kBlockM, Problem::Hq * R, Problem::B);
   warpgroupKernel<Problem><<<grid, kThreads, kSmem, stream>>>(maps[0], maps[1], maps[2], out, lse,
                                                               lens, blocks, bits);
   return cudaGetLastError();
@@ -680,7 +718,8 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
   if constexpr (Problem::D == 64 || Problem::D == 128) {
     return wg::launch<Problem>(q, k, v, out, lse, lens, blocks, bits, stream);
   } else {
-    dim3 grid((Problem::Sq + kBlockM - 1) / kBlockM, Problem::Hq, Problem::B);
+    constexpr int R = Problem::dilation;
+    dim3 grid((Problem::Sq / R + kBlockM - 1) / kBlockM, Problem::Hq * R, Problem::B);
     warpKernel<Problem><<<grid, kWarps * 32, 0, stream>>>(q, k, v, out, lse, lens, blocks, bits);
     return cudaGetLastError();
   }

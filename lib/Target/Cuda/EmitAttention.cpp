@@ -114,10 +114,15 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   }
   os << "  }\n";
 
+  // Split into residue classes, the kernel asks only of keys in the query's class, where the
+  // dilation holds.
+  int64_t classes = attentionResidueClasses(op);
+  os << "  static constexpr int dilation = " << classes << ";\n";
+
   // Every element of rows [q0, q1) × keys [k0, k1) in the band (then visible whatever the
   // sinks and global tokens add).
   SmallVector<std::string> full;
-  if (mask.getDilation() > 1)
+  if (mask.getDilation() > 1 && classes == 1)
     full.push_back("false");
   if (mask.getCausal())
     full.push_back("k1 - 1 <= " + r0);

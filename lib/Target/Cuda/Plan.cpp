@@ -279,3 +279,12 @@ bool cuda::hasAttentionKernel(AttentionOp op) {
     return isa<arith::ArithDialect, math::MathDialect>(inner.getDialect());
   });
 }
+
+int64_t cuda::attentionResidueClasses(AttentionOp op) {
+  MaskAttr mask = op.getMaskOrDense();
+  int64_t d = mask.getDilation();
+  if (d == 1 || mask.getSinks() > 0 || mask.getGlobal() > 0 || op.getBlocks() ||
+      op.getQueryLen() % d != 0 || op.getKeyLen() % d != 0)
+    return 1;
+  return d;
+}

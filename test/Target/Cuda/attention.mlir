@@ -33,8 +33,9 @@ func.func @main(%q: tensor<2x48x8x64xbf16>, %k: tensor<2x80x2x64xbf16>, %v: tens
 
 // -----
 
-// Masks the band does not bound: dilation never gives a full block; sinks and global tokens
-// keep every key in range; a score region is a device function of the indices it reads.
+// Masks the band does not bound: dilation with sinks (keys outside the query's residue class)
+// is not split into classes and never gives a full block; sinks and global tokens keep every
+// key in range; a score region is a device function of the indices it reads.
 // CHECK-LABEL: struct main_a0 {
 // CHECK:         visible(int, int i, int j) { return (j <= i && (i - j) % 4 == 0) || (j < 2 && j <= i); }
 // CHECK:         keyRange(int, int q0, int q1, int &k0, int &k1) {
@@ -42,6 +43,7 @@ func.func @main(%q: tensor<2x48x8x64xbf16>, %k: tensor<2x80x2x64xbf16>, %v: tens
 // CHECK-NEXT:      k1 = Sk;
 // CHECK-NEXT:      k1 = min(k1, q1 - 1 + 1);
 // CHECK-NEXT:    }
+// CHECK:         static constexpr int dilation = 1;
 // CHECK:           return false && k1 - 1 <= q0;
 // CHECK:         anyVisible(int, int q0, int q1, int k0, int k1) {
 // CHECK-NEXT:      return (k0 <= q1 - 1) || (k0 < 2 && k0 <= q1 - 1);
@@ -109,4 +111,34 @@ func.func @main(%q: tensor<2x4x200x64xbf16>, %blocks: tensor<1x4x2x2xi8>,
       scale 0.125 : tensor<2x4x200x64xbf16>, tensor<2x4x200x64xbf16>, tensor<2x4x200x64xbf16>
       -> tensor<2x4x200x64xbf16>
   return %o : tensor<2x4x200x64xbf16>
+}
+
+// -----
+
+// A dilated mask whose rate divides Sq and Sk is split into residue classes: the kernel asks
+// only of keys in the query's class, so blocks are full by the band alone.
+// CHECK-LABEL: struct main_a0 {
+// CHECK:         visible(int, int i, int j) { return j <= i && (i - j) % 4 == 0; }
+// CHECK:         static constexpr int dilation = 4;
+// CHECK:         fullBlock(int, int q0, int q1, int k0, int k1) {
+// CHECK-NEXT:      return k1 - 1 <= q0;
+func.func @main(%q: tensor<1x4x64x64xbf16>) -> tensor<1x4x64x64xbf16> {
+  %o = coda.attention %q, %q, %q scale 0.125 mask <causal = true, dilation = 4>
+      : tensor<1x4x64x64xbf16>, tensor<1x4x64x64xbf16>, tensor<1x4x64x64xbf16>
+      -> tensor<1x4x64x64xbf16>
+  return %o : tensor<1x4x64x64xbf16>
+}
+
+// -----
+
+// A rate that does not divide the sequence: one class would hold fewer rows than the others,
+// so the mask is applied on the whole head.
+// CHECK-LABEL: struct main_a0 {
+// CHECK:         static constexpr int dilation = 1;
+// CHECK:           return false && k1 - 1 <= q0;
+func.func @main(%q: tensor<1x4x66x64xbf16>) -> tensor<1x4x66x64xbf16> {
+  %o = coda.attention %q, %q, %q scale 0.125 mask <causal = true, dilation = 4>
+      : tensor<1x4x66x64xbf16>, tensor<1x4x66x64xbf16>, tensor<1x4x66x64xbf16>
+      -> tensor<1x4x66x64xbf16>
+  return %o : tensor<1x4x66x64xbf16>
 }

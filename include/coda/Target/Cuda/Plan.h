@@ -99,6 +99,12 @@ int64_t numBytes(RankedTensorType t);
 /// for V, and a score region of arith and math ops. Otherwise the plan runs its --coda-expand
 /// form as generics.
 bool hasAttentionKernel(AttentionOp op);
+/// The residue classes the attention kernel splits a dilated mask into (1: not split). With
+/// dilation d, query r and key j meet only when r ≡ j (mod d), so rows c, c + d, c + 2d, ...
+/// of Q, K and V form an attention of their own whose blocks are dense. The kernel reads
+/// each class as a strided view (no copy). It applies when every visible key lies in the
+/// query's class (no sinks, global tokens or runtime mask) and d divides Sq and Sk.
+int64_t attentionResidueClasses(AttentionOp op);
 /// A warp reduction reads each init once, when it folds its result in: an init filled with a
 /// constant is that constant (the fill, else null).
 linalg::FillOp foldedFill(linalg::GenericOp generic, OpOperand &init);
