@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The Llama-3 block forward around attention, as PyTorch functions and linalg programs.
+"""The Llama-3 block forward, whole and around attention, as linalg programs.
 
-The block benchmark runs `post(sdpa(pre(x)), x)`: `pre` (RMSNorm, the QKV projection, RoPE on
-q and k) and `post` (o-projection + residual, RMSNorm, the SwiGLU MLP, residual) as coda's
-kernels, attention through torch's scaled_dot_product_attention; torch.compile of `forward`
-is the contender (python/coda/bench/blocks.py). This script exports `pre` and `post` with
-torch-mlir:
+The block benchmark runs `forward` (RMSNorm, the QKV projection, RoPE on q and k, causal GQA
+attention, o-projection + residual, RMSNorm, the SwiGLU MLP, residual) as one coda program, and
+`post(sdpa(pre(x)), x)`: `pre` and `post` as coda's kernels around torch's
+scaled_dot_product_attention; torch.compile of `forward` is the contender
+(python/coda/bench/blocks.py). This script exports `forward`, `pre` and `post` with torch-mlir:
 
     python3 bench/block_programs.py OUT_DIR [--small] [--f32]
 
@@ -16,7 +16,7 @@ import os
 
 import torch
 
-from coda.bench.blocks import LLAMA3_8B, SMALL, inputs, post, pre
+from coda.bench.blocks import LLAMA3_8B, SMALL, forward, inputs, post, pre
 from coda.bench.programs import write_program
 
 
@@ -31,10 +31,13 @@ def main():
     x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down = inputs(s, dtype)
     attn = torch.empty(s["M"], s["NQ"] * s["HD"], dtype=dtype)
     os.makedirs(args.out, exist_ok=True)
-    for name, fn, xs in [("pre", pre, (x, g1, w_qkv, cos, sin)),
-                         ("post", post, (attn, x, w_o, g2, w_gu, w_down))]:
+    for name, fn, xs, what in [
+            ("forward", lambda *a: forward(*a, s), (x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down),
+             "forward"),
+            ("pre", pre, (x, g1, w_qkv, cos, sin), "pre attention"),
+            ("post", post, (attn, x, w_o, g2, w_gu, w_down), "post attention")]:
         write_program(args.out, name,
-                      f"the Llama-3 block {name} attention at {s}, written by bench/block_programs.py",
+                      f"the Llama-3 block {what} at {s}, written by bench/block_programs.py",
                       fn, xs)
 
 

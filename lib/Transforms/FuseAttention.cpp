@@ -106,6 +106,46 @@ Value peelElementwise(Value v, double &scale) {
   return v;
 }
 
+/// The [H, S, d] (or [S, H, d]) heads that `v4` views as [1, H, S, d] through reshapes that only
+/// add or drop unit dimensions (`x[None]`, or the [1, H, 1, S, d] a repeat_interleave starts
+/// from collapsed again), or null.
+Value unitBatchOf(Value v4) {
+  auto type = cast<RankedTensorType>(v4.getType());
+  if (type.getRank() != 4 || type.getDimSize(0) != 1)
+    return nullptr;
+  auto nonUnit = [](RankedTensorType t) {
+    SmallVector<int64_t> dims;
+    llvm::copy_if(t.getShape(), std::back_inserter(dims), [](int64_t d) { return d != 1; });
+    return dims;
+  };
+  SmallVector<int64_t> dims = nonUnit(type);
+  Value v = v4;
+  while (Operation *op = v.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+      break;
+    Value src = op->getOperand(0);
+    auto srcType = cast<RankedTensorType>(src.getType());
+    if (nonUnit(srcType) != dims)
+      return nullptr;
+    v = src;
+    if (srcType.getRank() == 3 && srcType.getShape() == type.getShape().drop_front())
+      return v;
+  }
+  return nullptr;
+}
+
+/// Unbatched heads `v3` ([H, S, d], or [S, H, d] when a transpose (1, 0, 2) made them) as
+/// `h`'s base.
+void setUnbatchedBase(Value v3, Heads &h) {
+  h.unbatched = true;
+  h.base = v3;
+  if (auto t = v3.getDefiningOp<linalg::TransposeOp>();
+      h.layout == AttentionLayout::BHSD && isPermutation(t, {1, 0, 2})) {
+    h.layout = AttentionLayout::BSHD;
+    h.base = peelElementwise(t.getInput(), h.scale);
+  }
+}
+
 /// [B, Hkv, rep, S, d] broadcast from [B, Hkv, S, d] (or [B, S, Hkv, d]): the source, with the
 /// layout and the repeat.
 bool traceRepeat(Value v5, Heads &h) {
@@ -127,11 +167,13 @@ bool traceRepeat(Value v5, Heads &h) {
     return false;
   h.repeat = cast<RankedTensorType>(v5.getType()).getDimSize(2);
   h.base = peelElementwise(g.getDpsInputs()[0], h.scale);
-  // [B, Hkv, S, d] may itself be a transpose of token-major heads.
+  // [B, Hkv, S, d] may itself be a transpose of token-major heads, or unbatched heads.
   if (auto t = h.base.getDefiningOp<linalg::TransposeOp>();
       h.layout == AttentionLayout::BHSD && isPermutation(t, {0, 2, 1, 3})) {
     h.layout = AttentionLayout::BSHD;
     h.base = peelElementwise(t.getInput(), h.scale);
+  } else if (Value v3 = unitBatchOf(h.base)) {
+    setUnbatchedBase(v3, h);
   }
   return true;
 }
@@ -156,6 +198,10 @@ void traceHeads4(Value v4, Heads &h) {
           SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}} &&
       traceRepeat(c.getSrc(), h))
     return;
+  if (Value v3 = unitBatchOf(v4)) {
+    setUnbatchedBase(peelElementwise(v3, h.scale), h);
+    return;
+  }
   h.base = v4;
 }
 
@@ -916,10 +962,16 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
       return true;
     }
   }
-  // Unbatched token-major heads read back as [S, H, dv]: the transpose (1, 0, 2) the program
-  // writes is the output itself.
-  if (q.layout == AttentionLayout::BSHD && q.unbatched && old.hasOneUse())
-    if (auto t = dyn_cast<linalg::TransposeOp>(*old.getUsers().begin());
+  // Unbatched token-major heads read back as [S, H, dv] (from [H, S, dv], or from [1, H, S, dv]
+  // collapsed to it): the transpose (1, 0, 2) the program writes is the output itself.
+  Value heads3 = old;
+  if (auto c = old.hasOneUse() ? dyn_cast<tensor::CollapseShapeOp>(*old.getUsers().begin())
+                               : tensor::CollapseShapeOp();
+      c && c.getSrcType().getRank() == 4 && c.getSrcType().getDimSize(0) == 1 &&
+      c.getReassociationIndices() == SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
+    heads3 = c.getResult();
+  if (q.layout == AttentionLayout::BSHD && q.unbatched && heads3.hasOneUse())
+    if (auto t = dyn_cast<linalg::TransposeOp>(*heads3.getUsers().begin());
         isPermutation(t, {1, 0, 2})) {
       Value heads = tensor::CollapseShapeOp::create(
           rewriter, loc, t.getResult()[0].getType(), out,
@@ -927,7 +979,7 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
       Traffic transpose = kernelTraffic(t);
       Value init = t.getInit();
       rewriter.replaceOp(t, heads);
-      eraseReplaced(rewriter, attention, {old, init}, transpose);
+      eraseReplaced(rewriter, attention, {heads3, init}, transpose);
       return true;
     }
   if (q.layout == AttentionLayout::BSHD) {

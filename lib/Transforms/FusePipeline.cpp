@@ -32,6 +32,9 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   pm.addPass(createCodaFuseGated());
   pm.addPass(createCodaMergeSiblings());
   pm.addPass(createCodaFuseRope());
+  // After RoPE has followed q·kᵀ through attention's products (heads stay permuted), and
+  // before the leftovers are merged: attention is matched on torch-mlir's own chains.
+  pm.nest<func::FuncOp>().addPass(createCodaFuseAttention());
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.nest<func::FuncOp>().addPass(createCodaFuseLeftovers());
   // After FuseLeftovers has made a post-norm, or a gated combination of interleaved columns,
@@ -43,9 +46,6 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // Bounds checks the index ranges decide go before the last cleanup folds what they guarded.
   pm.nest<func::FuncOp>().addPass(createCodaFoldIndexRanges());
   pm.nest<func::FuncOp>().addPass(createCodaCleanupFused());
-  // Last: RoPE follows q·kᵀ through attention's products to keep heads permuted, and the
-  // cleanup has merged torch-mlir's softmax and mask into the generics attention matches.
-  pm.nest<func::FuncOp>().addPass(createCodaFuseAttention());
 }
 
 void mlir::coda::registerCodaFusePipeline() {

@@ -19,6 +19,9 @@
 // RUN: FileCheck %s --check-prefix=WINDOW < %t/window.fused.mlir
 // RUN: coda-run %t/window.fused.mlir --against %t/window.mlir --atol 1e-2 --rtol 1e-2 | FileCheck %s --check-prefix=SAME
 // RUN: coda-opt --coda-fuse-attention %t/gap.mlir | FileCheck %s --check-prefix=GAP
+// RUN: coda-opt --coda-fuse-attention %t/unit_batch.mlir -o %t/unit_batch.fused.mlir
+// RUN: FileCheck %s --check-prefix=UNIT < %t/unit_batch.fused.mlir
+// RUN: coda-run %t/unit_batch.fused.mlir --against %t/unit_batch.mlir --atol 1e-2 --rtol 1e-2 | FileCheck %s --check-prefix=SAME
 
 // SAME: result #0: {{.*}}: ok
 
@@ -55,6 +58,19 @@
 // GAP-NOT:   coda.attention
 // GAP:       linalg.batch_matmul
 // GAP:       linalg.batch_matmul
+
+// SDPA on [tokens, H·d] heads viewed as [1, H, S, d] (`.view(S, H, d).transpose(0, 1)[None]`,
+// bench/block_programs.py's Llama block), the KV heads repeated from [1, Hkv, 1, S, d]: read
+// in place as token-major heads, the output collapsed to the [S, H, d] the program transposes
+// back to.
+// UNIT-LABEL: func.func @main
+// UNIT-SAME:    (%[[Q:.*]]: tensor<16x64xbf16>, %[[K:.*]]: tensor<16x32xbf16>, %[[V:.*]]: tensor<16x32xbf16>)
+// UNIT-NOT:     linalg.
+// UNIT:         tensor.expand_shape %[[Q]]
+// UNIT-NOT:     linalg.
+// UNIT:         coda.attention %{{.*}}, %{{.*}}, %{{.*}} scale 2.500000e-01 mask <causal = true> layout <bshd> {{.*}} : tensor<1x16x4x16xbf16>, tensor<1x16x2x16xbf16>, tensor<1x16x2x16xbf16> -> tensor<1x16x4x16xbf16>
+// UNIT-NOT:     linalg.
+// UNIT:         return
 
 //--- sdpa.mlir
 func.func @sdpa_gqa_causal(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>, %v: tensor<2x8x2x16xbf16>) -> tensor<16x64xbf16> {
@@ -623,4 +639,195 @@ func.func @gap(%q: tensor<2x8x4x16xbf16>, %k: tensor<2x8x2x16xbf16>, %v: tensor<
   %transposed_18 = linalg.transpose ins(%expanded_17 : tensor<2x4x8x16xbf16>) outs(%46 : tensor<2x8x4x16xbf16>) permutation = [0, 2, 1, 3] 
   %collapsed_19 = tensor.collapse_shape %transposed_18 [[0, 1], [2, 3]] : tensor<2x8x4x16xbf16> into tensor<16x64xbf16>
   return %collapsed_19 : tensor<16x64xbf16>
+}
+
+//--- unit_batch.mlir
+#map = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#map1 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map3 = affine_map<(d0) -> (d0)>
+#map4 = affine_map<(d0, d1) -> (0, d1)>
+#map5 = affine_map<(d0, d1) -> (d0, 0)>
+#map6 = affine_map<(d0, d1) -> (d0, d1)>
+#map7 = affine_map<(d0, d1) -> ()>
+#map8 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map9 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map10 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+module {
+  func.func @main(%arg0: tensor<16x64xbf16>, %arg1: tensor<16x32xbf16>, %arg2: tensor<16x32xbf16>) -> tensor<16x64xbf16> {
+    %c0_i64 = arith.constant 0 : i64
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 0xFF800000 : f32
+    %true = arith.constant true
+    %cst_1 = arith.constant dense<0.000000e+00> : tensor<1x4x16x16xf32>
+    %cst_2 = arith.constant dense<0.000000e+00> : tensor<f32>
+    %cst_3 = arith.constant dense<0xFF800000> : tensor<f32>
+    %cst_4 = arith.constant dense<true> : tensor<16x16xi1>
+    %cst_5 = arith.constant 0xFFF0000000000000 : f64
+    %cst_6 = arith.constant 5.000000e-01 : f32
+    %expanded = tensor.expand_shape %arg0 [[0], [1, 2]] output_shape [16, 4, 16] : tensor<16x64xbf16> into tensor<16x4x16xbf16>
+    %0 = tensor.empty() : tensor<4x16x16xbf16>
+    %transposed = linalg.transpose ins(%expanded : tensor<16x4x16xbf16>) outs(%0 : tensor<4x16x16xbf16>) permutation = [1, 0, 2] 
+    %expanded_7 = tensor.expand_shape %transposed [[0, 1], [2], [3]] output_shape [1, 4, 16, 16] : tensor<4x16x16xbf16> into tensor<1x4x16x16xbf16>
+    %expanded_8 = tensor.expand_shape %arg1 [[0], [1, 2]] output_shape [16, 2, 16] : tensor<16x32xbf16> into tensor<16x2x16xbf16>
+    %1 = tensor.empty() : tensor<2x16x16xbf16>
+    %transposed_9 = linalg.transpose ins(%expanded_8 : tensor<16x2x16xbf16>) outs(%1 : tensor<2x16x16xbf16>) permutation = [1, 0, 2] 
+    %expanded_10 = tensor.expand_shape %transposed_9 [[0, 1], [2, 3], [4]] output_shape [1, 2, 1, 16, 16] : tensor<2x16x16xbf16> into tensor<1x2x1x16x16xbf16>
+    %2 = tensor.empty() : tensor<1x2x2x16x16xbf16>
+    %collapsed = tensor.collapse_shape %expanded_10 [[0], [1, 2], [3], [4]] : tensor<1x2x1x16x16xbf16> into tensor<1x2x16x16xbf16>
+    %3 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%collapsed : tensor<1x2x16x16xbf16>) outs(%2 : tensor<1x2x2x16x16xbf16>) {
+    ^bb0(%in: bf16, %out: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<1x2x2x16x16xbf16>
+    %collapsed_11 = tensor.collapse_shape %3 [[0], [1, 2], [3], [4]] : tensor<1x2x2x16x16xbf16> into tensor<1x4x16x16xbf16>
+    %expanded_12 = tensor.expand_shape %arg2 [[0], [1, 2]] output_shape [16, 2, 16] : tensor<16x32xbf16> into tensor<16x2x16xbf16>
+    %transposed_13 = linalg.transpose ins(%expanded_12 : tensor<16x2x16xbf16>) outs(%1 : tensor<2x16x16xbf16>) permutation = [1, 0, 2] 
+    %expanded_14 = tensor.expand_shape %transposed_13 [[0, 1], [2, 3], [4]] output_shape [1, 2, 1, 16, 16] : tensor<2x16x16xbf16> into tensor<1x2x1x16x16xbf16>
+    %collapsed_15 = tensor.collapse_shape %expanded_14 [[0], [1, 2], [3], [4]] : tensor<1x2x1x16x16xbf16> into tensor<1x2x16x16xbf16>
+    %4 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%collapsed_15 : tensor<1x2x16x16xbf16>) outs(%2 : tensor<1x2x2x16x16xbf16>) {
+    ^bb0(%in: bf16, %out: bf16):
+      linalg.yield %in : bf16
+    } -> tensor<1x2x2x16x16xbf16>
+    %collapsed_16 = tensor.collapse_shape %4 [[0], [1, 2], [3], [4]] : tensor<1x2x2x16x16xbf16> into tensor<1x4x16x16xbf16>
+    %5 = tensor.empty() : tensor<1x4x16x16xf32>
+    %6 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_7 : tensor<1x4x16x16xbf16>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: bf16, %out: f32):
+      %45 = arith.extf %in : bf16 to f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %7 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%collapsed_11 : tensor<1x4x16x16xbf16>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: bf16, %out: f32):
+      %45 = arith.extf %in : bf16 to f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %8 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%collapsed_16 : tensor<1x4x16x16xbf16>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: bf16, %out: f32):
+      %45 = arith.extf %in : bf16 to f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %9 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%6 : tensor<1x4x16x16xf32>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %45 = arith.mulf %in, %cst_6 : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %10 = tensor.empty() : tensor<16xi64>
+    %11 = linalg.generic {indexing_maps = [#map3], iterator_types = ["parallel"]} outs(%10 : tensor<16xi64>) {
+    ^bb0(%out: i64):
+      %45 = linalg.index 0 : index
+      %46 = arith.index_cast %45 : index to i64
+      linalg.yield %46 : i64
+    } -> tensor<16xi64>
+    %expanded_17 = tensor.expand_shape %11 [[0, 1]] output_shape [1, 16] : tensor<16xi64> into tensor<1x16xi64>
+    %expanded_18 = tensor.expand_shape %11 [[0, 1]] output_shape [16, 1] : tensor<16xi64> into tensor<16x1xi64>
+    %12 = tensor.empty() : tensor<16x16xi64>
+    %13 = linalg.generic {indexing_maps = [#map4, #map5, #map6], iterator_types = ["parallel", "parallel"]} ins(%expanded_17, %expanded_18 : tensor<1x16xi64>, tensor<16x1xi64>) outs(%12 : tensor<16x16xi64>) {
+    ^bb0(%in: i64, %in_30: i64, %out: i64):
+      %45 = arith.subi %in, %in_30 : i64
+      linalg.yield %45 : i64
+    } -> tensor<16x16xi64>
+    %14 = tensor.empty() : tensor<16x16xi1>
+    %15 = linalg.generic {indexing_maps = [#map6, #map6], iterator_types = ["parallel", "parallel"]} ins(%13 : tensor<16x16xi64>) outs(%14 : tensor<16x16xi1>) {
+    ^bb0(%in: i64, %out: i1):
+      %45 = arith.cmpi sle, %in, %c0_i64 : i64
+      linalg.yield %45 : i1
+    } -> tensor<16x16xi1>
+    %16 = linalg.generic {indexing_maps = [#map6, #map6, #map6], iterator_types = ["parallel", "parallel"]} ins(%15, %cst_4 : tensor<16x16xi1>, tensor<16x16xi1>) outs(%14 : tensor<16x16xi1>) {
+    ^bb0(%in: i1, %in_30: i1, %out: i1):
+      %45 = arith.andi %in, %in_30 : i1
+      linalg.yield %45 : i1
+    } -> tensor<16x16xi1>
+    %17 = tensor.empty() : tensor<16x16xf32>
+    %18 = linalg.generic {indexing_maps = [#map6, #map7, #map7, #map6], iterator_types = ["parallel", "parallel"]} ins(%16, %cst_2, %cst_3 : tensor<16x16xi1>, tensor<f32>, tensor<f32>) outs(%17 : tensor<16x16xf32>) {
+    ^bb0(%in: i1, %in_30: f32, %in_31: f32, %out: f32):
+      %45 = arith.select %in, %in_30, %in_31 : f32
+      linalg.yield %45 : f32
+    } -> tensor<16x16xf32>
+    %transposed_19 = linalg.transpose ins(%7 : tensor<1x4x16x16xf32>) outs(%5 : tensor<1x4x16x16xf32>) permutation = [0, 1, 3, 2] 
+    %19 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%transposed_19 : tensor<1x4x16x16xf32>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %45 = arith.mulf %in, %cst_6 : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %collapsed_20 = tensor.collapse_shape %9 [[0, 1], [2], [3]] : tensor<1x4x16x16xf32> into tensor<4x16x16xf32>
+    %collapsed_21 = tensor.collapse_shape %19 [[0, 1], [2], [3]] : tensor<1x4x16x16xf32> into tensor<4x16x16xf32>
+    %20 = tensor.empty() : tensor<4x16x16xf32>
+    %21 = linalg.fill ins(%cst : f32) outs(%20 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+    %22 = linalg.batch_matmul ins(%collapsed_20, %collapsed_21 : tensor<4x16x16xf32>, tensor<4x16x16xf32>) outs(%21 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+    %expanded_22 = tensor.expand_shape %22 [[0, 1], [2], [3]] output_shape [1, 4, 16, 16] : tensor<4x16x16xf32> into tensor<1x4x16x16xf32>
+    %23 = linalg.generic {indexing_maps = [#map2, #map8, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_22, %18 : tensor<1x4x16x16xf32>, tensor<16x16xf32>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: f32, %in_30: f32, %out: f32):
+      %45 = arith.addf %in, %in_30 : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %24 = tensor.empty() : tensor<1x4x16xi64>
+    %25 = linalg.fill ins(%c0_i64 : i64) outs(%24 : tensor<1x4x16xi64>) -> tensor<1x4x16xi64>
+    %26 = tensor.empty() : tensor<1x4x16xf32>
+    %27 = linalg.fill ins(%cst_0 : f32) outs(%26 : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+    %28:2 = linalg.generic {indexing_maps = [#map2, #map9, #map9], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%23 : tensor<1x4x16x16xf32>) outs(%27, %25 : tensor<1x4x16xf32>, tensor<1x4x16xi64>) {
+    ^bb0(%in: f32, %out: f32, %out_30: i64):
+      %45 = linalg.index 3 : index
+      %46 = arith.index_cast %45 : index to i64
+      %47 = arith.maximumf %in, %out : f32
+      %48 = arith.cmpf ogt, %in, %out : f32
+      %49 = arith.select %48, %46, %out_30 : i64
+      linalg.yield %47, %49 : f32, i64
+    } -> (tensor<1x4x16xf32>, tensor<1x4x16xi64>)
+    %expanded_23 = tensor.expand_shape %28#0 [[0], [1], [2, 3]] output_shape [1, 4, 16, 1] : tensor<1x4x16xf32> into tensor<1x4x16x1xf32>
+    %29 = linalg.generic {indexing_maps = [#map2, #map10, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%23, %expanded_23 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: f32, %in_30: f32, %out: f32):
+      %45 = arith.subf %in, %in_30 : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %30 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%29 : tensor<1x4x16x16xf32>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %45 = math.exp %in : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %31 = tensor.empty() : tensor<1x4x16x1xf32>
+    %32 = linalg.fill ins(%cst : f32) outs(%31 : tensor<1x4x16x1xf32>) -> tensor<1x4x16x1xf32>
+    %33 = linalg.generic {indexing_maps = [#map2, #map10], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%30 : tensor<1x4x16x16xf32>) outs(%32 : tensor<1x4x16x1xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %45 = arith.addf %in, %out : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x1xf32>
+    %34 = linalg.generic {indexing_maps = [#map2, #map10, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%30, %33 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: f32, %in_30: f32, %out: f32):
+      %45 = arith.divf %in, %in_30 : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %35 = tensor.empty() : tensor<1x4x16x16xi1>
+    %36 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%23 : tensor<1x4x16x16xf32>) outs(%35 : tensor<1x4x16x16xi1>) {
+    ^bb0(%in: f32, %out: i1):
+      %45 = arith.extf %in : f32 to f64
+      %46 = arith.cmpf oeq, %45, %cst_5 : f64
+      linalg.yield %46 : i1
+    } -> tensor<1x4x16x16xi1>
+    %37 = tensor.empty() : tensor<1x4x16x1xi1>
+    %38 = linalg.fill ins(%true : i1) outs(%37 : tensor<1x4x16x1xi1>) -> tensor<1x4x16x1xi1>
+    %39 = linalg.generic {indexing_maps = [#map2, #map10], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%36 : tensor<1x4x16x16xi1>) outs(%38 : tensor<1x4x16x1xi1>) {
+    ^bb0(%in: i1, %out: i1):
+      %45 = arith.andi %in, %out : i1
+      linalg.yield %45 : i1
+    } -> tensor<1x4x16x1xi1>
+    %40 = linalg.generic {indexing_maps = [#map10, #map2, #map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%39, %cst_1, %34 : tensor<1x4x16x1xi1>, tensor<1x4x16x16xf32>, tensor<1x4x16x16xf32>) outs(%5 : tensor<1x4x16x16xf32>) {
+    ^bb0(%in: i1, %in_30: f32, %in_31: f32, %out: f32):
+      %45 = arith.select %in, %in_30, %in_31 : f32
+      linalg.yield %45 : f32
+    } -> tensor<1x4x16x16xf32>
+    %collapsed_24 = tensor.collapse_shape %40 [[0, 1], [2], [3]] : tensor<1x4x16x16xf32> into tensor<4x16x16xf32>
+    %collapsed_25 = tensor.collapse_shape %8 [[0, 1], [2], [3]] : tensor<1x4x16x16xf32> into tensor<4x16x16xf32>
+    %41 = linalg.batch_matmul ins(%collapsed_24, %collapsed_25 : tensor<4x16x16xf32>, tensor<4x16x16xf32>) outs(%21 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+    %expanded_26 = tensor.expand_shape %41 [[0, 1], [2], [3]] output_shape [1, 4, 16, 16] : tensor<4x16x16xf32> into tensor<1x4x16x16xf32>
+    %42 = tensor.empty() : tensor<1x4x16x16xbf16>
+    %43 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_26 : tensor<1x4x16x16xf32>) outs(%42 : tensor<1x4x16x16xbf16>) {
+    ^bb0(%in: f32, %out: bf16):
+      %45 = arith.truncf %in : f32 to bf16
+      linalg.yield %45 : bf16
+    } -> tensor<1x4x16x16xbf16>
+    %collapsed_27 = tensor.collapse_shape %43 [[0, 1], [2], [3]] : tensor<1x4x16x16xbf16> into tensor<4x16x16xbf16>
+    %44 = tensor.empty() : tensor<16x4x16xbf16>
+    %transposed_28 = linalg.transpose ins(%collapsed_27 : tensor<4x16x16xbf16>) outs(%44 : tensor<16x4x16xbf16>) permutation = [1, 0, 2] 
+    %collapsed_29 = tensor.collapse_shape %transposed_28 [[0], [1, 2]] : tensor<16x4x16xbf16> into tensor<16x64xbf16>
+    return %collapsed_29 : tensor<16x64xbf16>
+  }
 }
