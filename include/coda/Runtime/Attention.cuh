@@ -14,8 +14,8 @@
 // - warpKernel (other head sizes): four warps of mma.sync, 64 query rows, 64-key blocks.
 //
 // The generated code supplies `Problem`: shapes, strides and scale as constants, the offsets
-// of a (sequence, head) in Q and in K/V (qOffset, kvOffset, also on the host for the TMA maps),
-// and, given the
+// of a (sequence, head) in Q, in K/V and in the output (qOffset, kvOffset, also on the host for
+// the TMA maps, and outOffset; rows qStride, kvStride and outStride apart), and, given the
 // sequence's length `len` (Sk without per-sequence lengths),
 //   static bool visible(int len, int i, int j)           the mask at one element
 //   static void keyRange(int len, int q0, int q1, int &k0, int &k1)
@@ -321,7 +321,7 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
     if (i >= Problem::Sq)
       continue;
     float inv = rowSum[r] > 0.f ? 1.f / rowSum[r] : 0.f;
-    T *row = out + Problem::qOffset(b, h) + i * Problem::qStride;
+    T *row = out + Problem::outOffset(b, h) + i * Problem::outStride;
     for (int t = 0; t < kTilesD; ++t) {
       unsigned packed = Mma<T>::pack(o[t][2 * r] * inv, o[t][2 * r + 1] * inv);
       *reinterpret_cast<unsigned *>(row + t * 8 + quadCol * 2) = packed;
@@ -646,7 +646,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (i >= Problem::Sq)
       continue;
     float inv = rowSum[r] > 0.f ? 1.f / rowSum[r] : 0.f;
-    T *row = out + Problem::qOffset(b, h) + i * Problem::qStride;
+    T *row = out + Problem::outOffset(b, h) + i * Problem::outStride;
 #pragma unroll
     for (int t = 0; t < kTilesD; ++t)
       *reinterpret_cast<unsigned *>(row + t * 8 + quadCol * 2) =

@@ -40,21 +40,25 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   os << "  static constexpr int B = " << b << ", Hq = " << hq << ", Hkv = " << hkv
      << ", Sq = " << sq << ", Sk = " << sk << ", D = " << d << ";\n";
   os << "  static constexpr float scale = " << floatLiteral(op.getScale()) << ";\n";
-  // Rows of one head are D apart in [B, H, S, d], H·D apart in [B, S, H, d].
-  os << "  static constexpr long long qStride = " << (headMajor ? d : hq * d)
-     << ", kvStride = " << (headMajor ? d : hkv * d) << ";\n";
-  auto offset = [&](StringRef fn, StringRef head, int64_t heads, int64_t seq) {
+  // Rows of one head are D apart in [B, H, S, d], H·D apart in [B, S, H, d], or as wide as the
+  // tensor that token-major heads are read from in place (the QKV kernel's output).
+  int64_t qStride = attentionRowStride(op, op.getQ()), kvStride = attentionRowStride(op, op.getK());
+  int64_t outStride = headMajor ? d : hq * d;
+  os << "  static constexpr long long qStride = " << qStride << ", kvStride = " << kvStride
+     << ", outStride = " << outStride << ";\n";
+  auto offset = [&](StringRef fn, StringRef head, int64_t heads, int64_t seq, int64_t stride) {
     os << "  static __host__ __device__ __forceinline__ long long " << fn << "(int b, int " << head
        << ") {\n    return ";
     if (headMajor)
       os << "(static_cast<long long>(b) * " << heads << " + " << head << ") * " << seq * d;
     else
-      os << "static_cast<long long>(b) * " << seq * heads * d << " + static_cast<long long>("
+      os << "static_cast<long long>(b) * " << seq * stride << " + static_cast<long long>("
          << head << ") * " << d;
     os << ";\n  }\n";
   };
-  offset("qOffset", "h", hq, sq);
-  offset("kvOffset", "g", hkv, sk);
+  offset("qOffset", "h", hq, sq, qStride);
+  offset("kvOffset", "g", hkv, sk, kvStride);
+  offset("outOffset", "h", hq, sq, outStride);
 
   // Query row i sits at key position r = i + Sk - Sq.
   int64_t shift = sk - sq;

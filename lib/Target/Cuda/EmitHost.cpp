@@ -171,6 +171,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     }
     if (auto fill = dyn_cast<linalg::FillOp>(op); fill && fillFolded(fill))
       continue; // its readers start from the constant
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op); slice && readInPlace(slice)) {
+      // Heads read in place: the column block starts c0 elements into each row.
+      buffer[slice.getResult()] = "(" + ptr(slice.getSource()) + " + " +
+                                  std::to_string(slice.getStaticOffsets()[1]) + ")";
+      continue;
+    }
     for (Value r : op.getResults())
       ptr(r);
     if (auto gemm = dyn_cast<GemmOp>(op)) {

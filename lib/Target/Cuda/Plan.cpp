@@ -288,3 +288,53 @@ int64_t cuda::attentionResidueClasses(AttentionOp op) {
     return 1;
   return d;
 }
+
+/// The column block [0, c0] + [R, w] of a rank-2 [R, C] tensor that `heads` ([B, S, H, d],
+/// B·S = R, H·d = w) reshapes, aligned for 16-byte accesses; null otherwise.
+static tensor::ExtractSliceOp columnBlockOf(Value heads) {
+  auto expand = heads.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand || expand.getSrcType().getRank() != 2 || expand.getResultType().getRank() != 4 ||
+      expand.getReassociationIndices() != SmallVector<ReassociationIndices>{{0, 1}, {2, 3}})
+    return {};
+  auto slice = expand.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getSourceType().getRank() != 2 || !slice.hasUnitStride() ||
+      !slice.getSourceType().hasStaticShape() || !slice.getType().hasStaticShape())
+    return {};
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  int64_t rows = slice.getSourceType().getDimSize(0), width = slice.getSourceType().getDimSize(1);
+  if (ShapedType::isDynamic(offsets[0]) || ShapedType::isDynamic(offsets[1]) ||
+      offsets[0] != 0 || slice.getType().getDimSize(0) != rows || offsets[1] % 8 != 0 ||
+      width % 8 != 0)
+    return {};
+  return slice;
+}
+
+tensor::ExtractSliceOp cuda::attentionSliceOf(AttentionOp op, Value heads) {
+  if (op.isHeadMajor() || !hasAttentionKernel(op))
+    return {};
+  if (heads == op.getQ())
+    return columnBlockOf(heads);
+  tensor::ExtractSliceOp k = columnBlockOf(op.getK()), v = columnBlockOf(op.getV());
+  if (!k || !v || k.getSourceType().getDimSize(1) != v.getSourceType().getDimSize(1))
+    return {};
+  return heads == op.getK() ? k : v;
+}
+
+int64_t cuda::attentionRowStride(AttentionOp op, Value heads) {
+  if (tensor::ExtractSliceOp slice = attentionSliceOf(op, heads))
+    return slice.getSourceType().getDimSize(1);
+  auto type = cast<RankedTensorType>(heads.getType());
+  return op.isHeadMajor() ? type.getDimSize(3) : type.getDimSize(2) * type.getDimSize(3);
+}
+
+bool cuda::readInPlace(tensor::ExtractSliceOp slice) {
+  return !slice->use_empty() && llvm::all_of(slice->getUsers(), [&](Operation *user) {
+    auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
+    return expand && !expand->use_empty() &&
+           llvm::all_of(expand->getUses(), [&](OpOperand &use) {
+             auto attention = dyn_cast<AttentionOp>(use.getOwner());
+             return attention && use.getOperandNumber() < 3 &&
+                    attentionSliceOf(attention, use.get()) == slice;
+           });
+  });
+}

@@ -10,7 +10,7 @@
 // CHECK-NEXT:    using Length = int;
 // CHECK-NEXT:    static constexpr int B = 2, Hq = 8, Hkv = 2, Sq = 48, Sk = 80, D = 64;
 // CHECK-NEXT:    static constexpr float scale = 1.250000000e-01f;
-// CHECK-NEXT:    static constexpr long long qStride = 512, kvStride = 128;
+// CHECK-NEXT:    static constexpr long long qStride = 512, kvStride = 128, outStride = 512;
 // CHECK:         static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
 // CHECK-NEXT:      return static_cast<long long>(b) * 10240 + static_cast<long long>(g) * 64;
 // CHECK:         static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= (i + 32); }
@@ -141,4 +141,54 @@ func.func @main(%q: tensor<1x4x66x64xbf16>) -> tensor<1x4x66x64xbf16> {
       : tensor<1x4x66x64xbf16>, tensor<1x4x66x64xbf16>, tensor<1x4x66x64xbf16>
       -> tensor<1x4x66x64xbf16>
   return %o : tensor<1x4x66x64xbf16>
+}
+
+// -----
+
+// Token-major heads sliced from one [tokens, (Hq + 2 Hkv)·d] tensor (the QKV kernel's output)
+// are read in place: rows 256 elements apart, each operand at its column offset, no copy; the
+// output is its own dense tensor.
+// CHECK-LABEL: struct main_a0 {
+// CHECK:         static constexpr long long qStride = 256, kvStride = 256, outStride = 128;
+// CHECK:         qOffset(int b, int h) {
+// CHECK-NEXT:      return static_cast<long long>(b) * 16384 + static_cast<long long>(h) * 64;
+// CHECK:         outOffset(int b, int h) {
+// CHECK-NEXT:      return static_cast<long long>(b) * 8192 + static_cast<long long>(h) * 64;
+// CHECK-LABEL: extern "C" int main_run(
+// CHECK-NOT:     <<<
+// CHECK:         coda::rt::attention::launch<main_a0>((static_cast<const __nv_bfloat16 *>(arg0) + 0), (static_cast<const __nv_bfloat16 *>(arg0) + 128), (static_cast<const __nv_bfloat16 *>(arg0) + 192),
+func.func @main(%qkv: tensor<128x256xbf16>) -> tensor<2x64x2x64xbf16> {
+  %q2 = tensor.extract_slice %qkv[0, 0] [128, 128] [1, 1] : tensor<128x256xbf16> to tensor<128x128xbf16>
+  %k2 = tensor.extract_slice %qkv[0, 128] [128, 64] [1, 1] : tensor<128x256xbf16> to tensor<128x64xbf16>
+  %v2 = tensor.extract_slice %qkv[0, 192] [128, 64] [1, 1] : tensor<128x256xbf16> to tensor<128x64xbf16>
+  %q = tensor.expand_shape %q2 [[0, 1], [2, 3]] output_shape [2, 64, 2, 64] : tensor<128x128xbf16> into tensor<2x64x2x64xbf16>
+  %k = tensor.expand_shape %k2 [[0, 1], [2, 3]] output_shape [2, 64, 1, 64] : tensor<128x64xbf16> into tensor<2x64x1x64xbf16>
+  %v = tensor.expand_shape %v2 [[0, 1], [2, 3]] output_shape [2, 64, 1, 64] : tensor<128x64xbf16> into tensor<2x64x1x64xbf16>
+  %o = coda.attention %q, %k, %v scale 0.125 mask <causal = true> layout <bshd>
+      : tensor<2x64x2x64xbf16>, tensor<2x64x1x64xbf16>, tensor<2x64x1x64xbf16>
+      -> tensor<2x64x2x64xbf16>
+  return %o : tensor<2x64x2x64xbf16>
+}
+
+// -----
+
+// K and V sliced from tensors of different widths cannot share one row stride: both are
+// copied out, Q is still read in place.
+// CHECK-LABEL: struct main_a0 {
+// CHECK:         static constexpr long long qStride = 256, kvStride = 64, outStride = 128;
+// CHECK-LABEL: extern "C" int main_run(
+// CHECK:         main_g1<<<
+// CHECK:         main_g2<<<
+// CHECK:         coda::rt::attention::launch<main_a0>((static_cast<const __nv_bfloat16 *>(arg0) + 0), reinterpret_cast
+func.func @main(%qkv: tensor<128x256xbf16>, %kv: tensor<128x128xbf16>) -> tensor<2x64x2x64xbf16> {
+  %q2 = tensor.extract_slice %qkv[0, 0] [128, 128] [1, 1] : tensor<128x256xbf16> to tensor<128x128xbf16>
+  %k2 = tensor.extract_slice %qkv[0, 128] [128, 64] [1, 1] : tensor<128x256xbf16> to tensor<128x64xbf16>
+  %v2 = tensor.extract_slice %kv[0, 64] [128, 64] [1, 1] : tensor<128x128xbf16> to tensor<128x64xbf16>
+  %q = tensor.expand_shape %q2 [[0, 1], [2, 3]] output_shape [2, 64, 2, 64] : tensor<128x128xbf16> into tensor<2x64x2x64xbf16>
+  %k = tensor.expand_shape %k2 [[0, 1], [2, 3]] output_shape [2, 64, 1, 64] : tensor<128x64xbf16> into tensor<2x64x1x64xbf16>
+  %v = tensor.expand_shape %v2 [[0, 1], [2, 3]] output_shape [2, 64, 1, 64] : tensor<128x64xbf16> into tensor<2x64x1x64xbf16>
+  %o = coda.attention %q, %k, %v scale 0.125 mask <causal = true> layout <bshd>
+      : tensor<2x64x2x64xbf16>, tensor<2x64x1x64xbf16>, tensor<2x64x1x64xbf16>
+      -> tensor<2x64x2x64xbf16>
+  return %o : tensor<2x64x2x64xbf16>
 }

@@ -105,6 +105,15 @@ bool hasAttentionKernel(AttentionOp op);
 /// each class as a strided view (no copy). It applies when every visible key lies in the
 /// query's class (no sinks, global tokens or runtime mask) and d divides Sq and Sk.
 int64_t attentionResidueClasses(AttentionOp op);
+/// The column block of a wider [tokens, C] tensor (the QKV kernel's output, sliced into q, k
+/// and v) that token-major operand `heads` of `op` views as [B, S, H, d], read in place with
+/// rows C apart; null where the operand is read as its own dense tensor. K and V are read in
+/// place together or not at all (they share one row stride).
+tensor::ExtractSliceOp attentionSliceOf(AttentionOp op, Value heads);
+/// The distance in elements between consecutive tokens (rows of one head) of `heads`.
+int64_t attentionRowStride(AttentionOp op, Value heads);
+/// Whether every reader of `slice` is an attention that reads it in place: it is never copied.
+bool readInPlace(tensor::ExtractSliceOp slice);
 /// A warp reduction reads each init once, when it folds its result in: an init filled with a
 /// constant is that constant (the fill, else null).
 linalg::FillOp foldedFill(linalg::GenericOp generic, OpOperand &init);

@@ -68,6 +68,12 @@ static FailureOr<Layout> layoutLauncher(func::FuncOp func, LauncherKind kind,
     }
     if (auto fill = dyn_cast<linalg::FillOp>(op); fill && fillFolded(fill))
       continue;
+    // Heads that attention reads in place from the tensor they are sliced from.
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op); slice && readInPlace(slice)) {
+      use(slice.getSource());
+      placed.insert(slice.getResult());
+      continue;
+    }
     for (Value r : op.getResults())
       if (!placed.contains(r) && isa<RankedTensorType>(r.getType()))
         allocate(r);

@@ -1043,45 +1043,21 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(8192LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
 }
 
-// main_g6: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1048576LL) return;
-  long long i0 = point / 128LL % 8192LL;
-  long long i1 = point / 1LL % 128LL * 8LL;
-  coda::rt::copy8(dst + i0 * 1024LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 5120LL));
-}
-
-// main_g7: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 4194304LL) return;
-  long long i0 = point / 512LL % 8192LL;
-  long long i1 = point / 1LL % 512LL * 8LL;
-  coda::rt::copy8(dst + i0 * 4096LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 0LL));
-}
-
-// main_g8: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1048576LL) return;
-  long long i0 = point / 128LL % 8192LL;
-  long long i1 = point / 1LL % 128LL * 8LL;
-  coda::rt::copy8(dst + i0 * 1024LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 4096LL));
-}
-
 // main_a0: coda.attention, B 1, Hq 32, Hkv 8, Sq 8192, Sk 8192, d 128 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
   using Length = int;
   static constexpr int B = 1, Hq = 32, Hkv = 8, Sq = 8192, Sk = 8192, D = 128;
   static constexpr float scale = 8.838834614e-02f;
-  static constexpr long long qStride = 4096, kvStride = 1024;
+  static constexpr long long qStride = 6144, kvStride = 6144, outStride = 4096;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
-    return static_cast<long long>(b) * 33554432 + static_cast<long long>(h) * 128;
+    return static_cast<long long>(b) * 50331648 + static_cast<long long>(h) * 128;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
-    return static_cast<long long>(b) * 8388608 + static_cast<long long>(g) * 128;
+    return static_cast<long long>(b) * 50331648 + static_cast<long long>(g) * 128;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return static_cast<long long>(b) * 33554432 + static_cast<long long>(h) * 128;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
@@ -1139,14 +1115,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_14336x4096_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(8192, 28672, 4096));
   scratch = std::max(scratch, main_k3_workspace_size(8192, 4096, 14336));
-  return 1480687872 + scratch;
+  return 1380024576 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 1480687872;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67125248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 83902464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201342976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 203440128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 205570304)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 306233600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 323010816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 390119680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 406896896)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 541163776)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 776044800)))
+  [[maybe_unused]] void *scratch = ws + 1380024576;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67125248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 83902464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201342976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 203440128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 205570304) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 205570304) + 4096)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 205570304) + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 306233600)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 440500480)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 675381504)))
     return CODA_MISALIGNED;
   // weight preparation @coda_vector_prep.
   if (int s = coda_vector_prep_run(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 0), scratch, stream)) return s;
@@ -1180,33 +1156,27 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 151011328), reinterpret_cast<__nv_bfloat16 *>(ws + 201342976), reinterpret_cast<__nv_bfloat16 *>(ws + 203440128), reinterpret_cast<float *>(ws + 205537280), reinterpret_cast<__nv_bfloat16 *>(ws + 205570304), 8192, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 205570048) : nullptr, main_k0_rows.sms)) return s;
-  main_g6<<<4096, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 205570304), reinterpret_cast<__nv_bfloat16 *>(ws + 306233600));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<16384, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 205570304), reinterpret_cast<__nv_bfloat16 *>(ws + 323010816));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<4096, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 205570304), reinterpret_cast<__nv_bfloat16 *>(ws + 390119680));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 323010816), reinterpret_cast<__nv_bfloat16 *>(ws + 390119680), reinterpret_cast<__nv_bfloat16 *>(ws + 306233600), reinterpret_cast<__nv_bfloat16 *>(ws + 406896896), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 205570304) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 205570304) + 4096), (reinterpret_cast<__nv_bfloat16 *>(ws + 205570304) + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 306233600), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 406896896), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 474005760), reinterpret_cast<float *>(ws + 541114624), 8192, 4096, 4096, 4096, 4096, 4096, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 306233600), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 373342464), reinterpret_cast<float *>(ws + 440451328), 8192, 4096, 4096, 4096, 4096, 4096, scratch, stream)) return s;
   // weight preparation @coda_vector_prep_1.
-  if (int s = coda_vector_prep_1_run(static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<float *>(ws + 541147392), scratch, stream)) return s;
-  main_g9<<<28672, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 541163776));
+  if (int s = coda_vector_prep_1_run(static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<float *>(ws + 440484096), scratch, stream)) return s;
+  main_g9<<<28672, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 440500480));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // weight preparation @coda_norm_weights_14336x4096_nk_scale1.
-  if (int s = coda_norm_weights_14336x4096_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 541163776), reinterpret_cast<float *>(ws + 541147392), reinterpret_cast<__nv_bfloat16 *>(ws + 658604288), scratch, stream)) return s;
-  main_g10<<<28672, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 776044800));
+  if (int s = coda_norm_weights_14336x4096_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 440500480), reinterpret_cast<float *>(ws + 440484096), reinterpret_cast<__nv_bfloat16 *>(ws + 557940992), scratch, stream)) return s;
+  main_g10<<<28672, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 675381504));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // weight preparation @coda_norm_weights_14336x4096_nk_scale1.
-  if (int s = coda_norm_weights_14336x4096_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 776044800), reinterpret_cast<float *>(ws + 541147392), reinterpret_cast<__nv_bfloat16 *>(ws + 893485312), scratch, stream)) return s;
+  if (int s = coda_norm_weights_14336x4096_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 675381504), reinterpret_cast<float *>(ws + 440484096), reinterpret_cast<__nv_bfloat16 *>(ws + 792822016), scratch, stream)) return s;
   // weight preparation @coda_interleave_14336x4096_rows.
-  if (int s = coda_interleave_14336x4096_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 658604288), reinterpret_cast<__nv_bfloat16 *>(ws + 893485312), reinterpret_cast<__nv_bfloat16 *>(ws + 1010925824), scratch, stream)) return s;
+  if (int s = coda_interleave_14336x4096_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 557940992), reinterpret_cast<__nv_bfloat16 *>(ws + 792822016), reinterpret_cast<__nv_bfloat16 *>(ws + 910262528), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 474005760), reinterpret_cast<__nv_bfloat16 *>(ws + 1010925824), reinterpret_cast<float *>(ws + 541114624), reinterpret_cast<__nv_bfloat16 *>(ws + 1245806848), 8192, 28672, 4096, 4096, 4096, 28672, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 373342464), reinterpret_cast<__nv_bfloat16 *>(ws + 910262528), reinterpret_cast<float *>(ws + 440451328), reinterpret_cast<__nv_bfloat16 *>(ws + 1145143552), 8192, 28672, 4096, 4096, 4096, 28672, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 1245806848), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 474005760), static_cast<__nv_bfloat16 *>(result0), 8192, 4096, 14336, 14336, 14336, 4096, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 1145143552), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 373342464), static_cast<__nv_bfloat16 *>(result0), 8192, 4096, 14336, 14336, 14336, 4096, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1272,14 +1242,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(8192, 4096, 4096));
   scratch = std::max(scratch, main_k2_workspace_size(8192, 28672, 4096));
   scratch = std::max(scratch, main_k3_workspace_size(8192, 4096, 14336));
-  return 574685440 + scratch;
+  return 474022144 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 574685440;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2097152)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4227328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 104890624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 121667840)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 188776704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 205553920)))
+  [[maybe_unused]] void *scratch = ws + 474022144;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2097152)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4227328) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4227328) + 4096)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4227328) + 5120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 104890624)))
     return CODA_MISALIGNED;
   main_g5<<<512, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 2097152));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1295,21 +1265,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 2097152), reinterpret_cast<float *>(ws + 4194304), reinterpret_cast<__nv_bfloat16 *>(ws + 4227328), 8192, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 4227072) : nullptr, main_k0_rows.sms)) return s;
-  main_g6<<<4096, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4227328), reinterpret_cast<__nv_bfloat16 *>(ws + 104890624));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<16384, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4227328), reinterpret_cast<__nv_bfloat16 *>(ws + 121667840));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<4096, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4227328), reinterpret_cast<__nv_bfloat16 *>(ws + 188776704));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 121667840), reinterpret_cast<__nv_bfloat16 *>(ws + 188776704), reinterpret_cast<__nv_bfloat16 *>(ws + 104890624), reinterpret_cast<__nv_bfloat16 *>(ws + 205553920), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 4227328) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 4227328) + 4096), (reinterpret_cast<__nv_bfloat16 *>(ws + 4227328) + 5120), reinterpret_cast<__nv_bfloat16 *>(ws + 104890624), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 205553920), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 272662784), reinterpret_cast<float *>(ws + 339771648), 8192, 4096, 4096, 4096, 4096, 4096, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 104890624), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 171999488), reinterpret_cast<float *>(ws + 239108352), 8192, 4096, 4096, 4096, 4096, 4096, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 272662784), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 339771648), reinterpret_cast<__nv_bfloat16 *>(ws + 339804416), 8192, 28672, 4096, 4096, 4096, 28672, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 171999488), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 239108352), reinterpret_cast<__nv_bfloat16 *>(ws + 239141120), 8192, 28672, 4096, 4096, 4096, 28672, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 339804416), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 272662784), static_cast<__nv_bfloat16 *>(result0), 8192, 4096, 14336, 14336, 14336, 4096, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 239141120), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 171999488), static_cast<__nv_bfloat16 *>(result0), 8192, 4096, 14336, 14336, 14336, 4096, scratch, stream)) return s;
   return CODA_OK;
 }
 

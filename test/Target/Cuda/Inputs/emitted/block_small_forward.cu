@@ -1035,45 +1035,21 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(64LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
 }
 
-// main_g6: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 2048LL) return;
-  long long i0 = point / 32LL % 64LL;
-  long long i1 = point / 1LL % 32LL * 8LL;
-  coda::rt::copy8(dst + i0 * 256LL + i1, src + (i0 + 0LL) * 1024LL + (i1 + 768LL));
-}
-
-// main_g7: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 4096LL) return;
-  long long i0 = point / 64LL % 64LL;
-  long long i1 = point / 1LL % 64LL * 8LL;
-  coda::rt::copy8(dst + i0 * 512LL + i1, src + (i0 + 0LL) * 1024LL + (i1 + 0LL));
-}
-
-// main_g8: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 2048LL) return;
-  long long i0 = point / 32LL % 64LL;
-  long long i1 = point / 1LL % 32LL * 8LL;
-  coda::rt::copy8(dst + i0 * 256LL + i1, src + (i0 + 0LL) * 1024LL + (i1 + 512LL));
-}
-
 // main_a0: coda.attention, B 1, Hq 4, Hkv 2, Sq 64, Sk 64, d 128 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
   using Length = int;
   static constexpr int B = 1, Hq = 4, Hkv = 2, Sq = 64, Sk = 64, D = 128;
   static constexpr float scale = 8.838834614e-02f;
-  static constexpr long long qStride = 512, kvStride = 256;
+  static constexpr long long qStride = 1024, kvStride = 1024, outStride = 512;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
-    return static_cast<long long>(b) * 32768 + static_cast<long long>(h) * 128;
+    return static_cast<long long>(b) * 65536 + static_cast<long long>(h) * 128;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
-    return static_cast<long long>(b) * 16384 + static_cast<long long>(g) * 128;
+    return static_cast<long long>(b) * 65536 + static_cast<long long>(g) * 128;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return static_cast<long long>(b) * 32768 + static_cast<long long>(h) * 128;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
@@ -1131,14 +1107,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_1024x512_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(64, 2048, 512));
   scratch = std::max(scratch, main_k3_workspace_size(64, 512, 1024));
-  return 11047680 + scratch;
+  return 10916608 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 11047680;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1050624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1574912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4196352)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4212736)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4229632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4360704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4393472)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4459008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4491776)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4625152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6722304)))
+  [[maybe_unused]] void *scratch = ws + 10916608;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1050624)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1574912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4196352)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4212736)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4229632) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4229632) + 512)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4229632) + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4360704)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4494080)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6591232)))
     return CODA_MISALIGNED;
   // weight preparation @coda_vector_prep.
   if (int s = coda_vector_prep_run(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 0), scratch, stream)) return s;
@@ -1172,33 +1148,27 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 3147776), reinterpret_cast<__nv_bfloat16 *>(ws + 4196352), reinterpret_cast<__nv_bfloat16 *>(ws + 4212736), reinterpret_cast<float *>(ws + 4229120), reinterpret_cast<__nv_bfloat16 *>(ws + 4229632), 64, 1024, 512, 512, 512, 1024, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 4229376) : nullptr, main_k0_rows.sms)) return s;
-  main_g6<<<8, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4229632), reinterpret_cast<__nv_bfloat16 *>(ws + 4360704));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4229632), reinterpret_cast<__nv_bfloat16 *>(ws + 4393472));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<8, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4229632), reinterpret_cast<__nv_bfloat16 *>(ws + 4459008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 4393472), reinterpret_cast<__nv_bfloat16 *>(ws + 4459008), reinterpret_cast<__nv_bfloat16 *>(ws + 4360704), reinterpret_cast<__nv_bfloat16 *>(ws + 4491776), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 4229632) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 4229632) + 512), (reinterpret_cast<__nv_bfloat16 *>(ws + 4229632) + 768), reinterpret_cast<__nv_bfloat16 *>(ws + 4360704), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 4491776), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 4557312), reinterpret_cast<float *>(ws + 4622848), 64, 512, 512, 512, 512, 512, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 4360704), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 4426240), reinterpret_cast<float *>(ws + 4491776), 64, 512, 512, 512, 512, 512, scratch, stream)) return s;
   // weight preparation @coda_vector_prep_1.
-  if (int s = coda_vector_prep_1_run(static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<float *>(ws + 4623104), scratch, stream)) return s;
-  main_g9<<<256, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 4625152));
+  if (int s = coda_vector_prep_1_run(static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<float *>(ws + 4492032), scratch, stream)) return s;
+  main_g9<<<256, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 4494080));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // weight preparation @coda_norm_weights_1024x512_nk_scale1.
-  if (int s = coda_norm_weights_1024x512_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 4625152), reinterpret_cast<float *>(ws + 4623104), reinterpret_cast<__nv_bfloat16 *>(ws + 5673728), scratch, stream)) return s;
-  main_g10<<<256, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 6722304));
+  if (int s = coda_norm_weights_1024x512_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 4494080), reinterpret_cast<float *>(ws + 4492032), reinterpret_cast<__nv_bfloat16 *>(ws + 5542656), scratch, stream)) return s;
+  main_g10<<<256, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<__nv_bfloat16 *>(ws + 6591232));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // weight preparation @coda_norm_weights_1024x512_nk_scale1.
-  if (int s = coda_norm_weights_1024x512_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 6722304), reinterpret_cast<float *>(ws + 4623104), reinterpret_cast<__nv_bfloat16 *>(ws + 7770880), scratch, stream)) return s;
+  if (int s = coda_norm_weights_1024x512_nk_scale1_run(reinterpret_cast<__nv_bfloat16 *>(ws + 6591232), reinterpret_cast<float *>(ws + 4492032), reinterpret_cast<__nv_bfloat16 *>(ws + 7639808), scratch, stream)) return s;
   // weight preparation @coda_interleave_1024x512_rows.
-  if (int s = coda_interleave_1024x512_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 5673728), reinterpret_cast<__nv_bfloat16 *>(ws + 7770880), reinterpret_cast<__nv_bfloat16 *>(ws + 8819456), scratch, stream)) return s;
+  if (int s = coda_interleave_1024x512_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 5542656), reinterpret_cast<__nv_bfloat16 *>(ws + 7639808), reinterpret_cast<__nv_bfloat16 *>(ws + 8688384), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 4557312), reinterpret_cast<__nv_bfloat16 *>(ws + 8819456), reinterpret_cast<float *>(ws + 4622848), reinterpret_cast<__nv_bfloat16 *>(ws + 10916608), 64, 2048, 512, 512, 512, 2048, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 4426240), reinterpret_cast<__nv_bfloat16 *>(ws + 8688384), reinterpret_cast<float *>(ws + 4491776), reinterpret_cast<__nv_bfloat16 *>(ws + 10785536), 64, 2048, 512, 512, 512, 2048, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 10916608), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 4557312), static_cast<__nv_bfloat16 *>(result0), 64, 512, 1024, 1024, 1024, 512, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 10785536), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 4426240), static_cast<__nv_bfloat16 *>(result0), 64, 512, 1024, 1024, 1024, 512, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1264,14 +1234,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(64, 512, 512));
   scratch = std::max(scratch, main_k2_workspace_size(64, 2048, 512));
   scratch = std::max(scratch, main_k3_workspace_size(64, 512, 1024));
-  return 557824 + scratch;
+  return 426752 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 557824;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 33280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 164352)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 197120)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 262656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 295424)))
+  [[maybe_unused]] void *scratch = ws + 426752;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 33280) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 33280) + 512)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 33280) + 768)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 164352)))
     return CODA_MISALIGNED;
   main_g5<<<4, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 16384));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1287,21 +1257,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 16384), reinterpret_cast<float *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 33280), 64, 1024, 512, 512, 512, 1024, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 33024) : nullptr, main_k0_rows.sms)) return s;
-  main_g6<<<8, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 33280), reinterpret_cast<__nv_bfloat16 *>(ws + 164352));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 33280), reinterpret_cast<__nv_bfloat16 *>(ws + 197120));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<8, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 33280), reinterpret_cast<__nv_bfloat16 *>(ws + 262656));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 197120), reinterpret_cast<__nv_bfloat16 *>(ws + 262656), reinterpret_cast<__nv_bfloat16 *>(ws + 164352), reinterpret_cast<__nv_bfloat16 *>(ws + 295424), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 33280) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 33280) + 512), (reinterpret_cast<__nv_bfloat16 *>(ws + 33280) + 768), reinterpret_cast<__nv_bfloat16 *>(ws + 164352), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 295424), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 360960), reinterpret_cast<float *>(ws + 426496), 64, 512, 512, 512, 512, 512, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 164352), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 229888), reinterpret_cast<float *>(ws + 295424), 64, 512, 512, 512, 512, 512, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 360960), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 426496), reinterpret_cast<__nv_bfloat16 *>(ws + 426752), 64, 2048, 512, 512, 512, 2048, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 229888), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 295424), reinterpret_cast<__nv_bfloat16 *>(ws + 295680), 64, 2048, 512, 512, 512, 2048, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 426752), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 360960), static_cast<__nv_bfloat16 *>(result0), 64, 512, 1024, 1024, 1024, 512, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 295680), static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<__nv_bfloat16 *>(ws + 229888), static_cast<__nv_bfloat16 *>(result0), 64, 512, 1024, 1024, 1024, 512, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -908,45 +908,21 @@ __global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
   coda::rt::copy8(dst + (i0 + 128LL), src + i0);
 }
 
-// main_g9: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g9(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 0LL));
-}
-
-// main_g10: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g10(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 64LL));
-}
-
-// main_g11: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g11(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 128LL));
-}
-
 // main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd).
 struct main_a0 {
   using Element = __nv_bfloat16;
   using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
-  static constexpr long long qStride = 64, kvStride = 64;
+  static constexpr long long qStride = 192, kvStride = 192, outStride = 64;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
-    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
+    return static_cast<long long>(b) * 1536 + static_cast<long long>(h) * 16;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
-    return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
+    return static_cast<long long>(b) * 1536 + static_cast<long long>(g) * 16;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return true; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
@@ -1015,14 +991,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 93952 + scratch;
+  return 87808 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 93952;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24832)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26880)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28416)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28928)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 29440)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35584)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 37632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 39680)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 41728)) || !coda_aligned(reinterpret_cast<float *>(ws + 89344)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 87808;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24832)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 24576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26368)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 26880)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27392)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27904)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28416)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 28928)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 29440) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 29440) + 64)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 29440) + 128)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 35584)) || !coda_aligned(reinterpret_cast<float *>(ws + 83200)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
   // weight preparation @coda_concat_weights_64x64_64x64_64x64_rows.
   if (int s = coda_concat_weights_64x64_64x64_64x64_rows_run(static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1054,24 +1030,18 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 26368), reinterpret_cast<__nv_bfloat16 *>(ws + 27904), reinterpret_cast<__nv_bfloat16 *>(ws + 28928), reinterpret_cast<__nv_bfloat16 *>(ws + 29440), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 29440), reinterpret_cast<__nv_bfloat16 *>(ws + 35584));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 29440), reinterpret_cast<__nv_bfloat16 *>(ws + 37632));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 29440), reinterpret_cast<__nv_bfloat16 *>(ws + 39680));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<__nv_bfloat16 *>(ws + 39680), reinterpret_cast<__nv_bfloat16 *>(ws + 41728), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 29440) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 29440) + 64), (reinterpret_cast<__nv_bfloat16 *>(ws + 29440) + 128), reinterpret_cast<__nv_bfloat16 *>(ws + 35584), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 41728), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<float *>(ws + 45824), reinterpret_cast<float *>(ws + 46080), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 35584), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<float *>(ws + 39680), reinterpret_cast<float *>(ws + 39936), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
-  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 46336), reinterpret_cast<float *>(ws + 79104), reinterpret_cast<float *>(ws + 80128), scratch, stream)) return s;
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<__nv_bfloat16 *>(ws + 40192), reinterpret_cast<float *>(ws + 72960), reinterpret_cast<float *>(ws + 73984), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<__nv_bfloat16 *>(ws + 46336), reinterpret_cast<float *>(ws + 79104), reinterpret_cast<float *>(ws + 80128), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 46080), reinterpret_cast<float *>(ws + 45824), reinterpret_cast<__nv_bfloat16 *>(ws + 81152), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<__nv_bfloat16 *>(ws + 40192), reinterpret_cast<float *>(ws + 72960), reinterpret_cast<float *>(ws + 73984), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 39936), reinterpret_cast<float *>(ws + 39680), reinterpret_cast<__nv_bfloat16 *>(ws + 75008), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 81152), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 43776), reinterpret_cast<float *>(ws + 46080), reinterpret_cast<float *>(ws + 45824), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 89344), reinterpret_cast<float *>(ws + 93440), reinterpret_cast<float *>(ws + 93696), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 89344), reinterpret_cast<float *>(ws + 93696), reinterpret_cast<float *>(ws + 93440), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 75008), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 37632), reinterpret_cast<float *>(ws + 39936), reinterpret_cast<float *>(ws + 39680), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 83200), reinterpret_cast<float *>(ws + 87296), reinterpret_cast<float *>(ws + 87552), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 83200), reinterpret_cast<float *>(ws + 87552), reinterpret_cast<float *>(ws + 87296), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
@@ -1102,14 +1072,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 34560 + scratch;
+  return 28416 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 34560;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4352)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4864)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13056)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15104)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 29952)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 28416;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1280)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1792)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2816)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3328)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 3840)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 4352)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4864) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4864) + 64)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 4864) + 128)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11008)) || !coda_aligned(reinterpret_cast<float *>(ws + 23808)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg15)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg16)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
   main_g0<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1139,22 +1109,16 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 1792), reinterpret_cast<__nv_bfloat16 *>(ws + 3328), reinterpret_cast<__nv_bfloat16 *>(ws + 4352), reinterpret_cast<__nv_bfloat16 *>(ws + 4864), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
-  main_g9<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4864), reinterpret_cast<__nv_bfloat16 *>(ws + 11008));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4864), reinterpret_cast<__nv_bfloat16 *>(ws + 13056));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 4864), reinterpret_cast<__nv_bfloat16 *>(ws + 15104));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<__nv_bfloat16 *>(ws + 15104), reinterpret_cast<__nv_bfloat16 *>(ws + 17152), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 4864) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 4864) + 64), (reinterpret_cast<__nv_bfloat16 *>(ws + 4864) + 128), reinterpret_cast<__nv_bfloat16 *>(ws + 11008), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 17152), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), reinterpret_cast<float *>(ws + 21248), reinterpret_cast<float *>(ws + 21504), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 11008), static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<float *>(ws + 15104), reinterpret_cast<float *>(ws + 15360), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 19200), static_cast<const __nv_bfloat16 *>(prepared1), static_cast<const float *>(prepared2), static_cast<const float *>(prepared3), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 21504), reinterpret_cast<float *>(ws + 21248), reinterpret_cast<__nv_bfloat16 *>(ws + 21760), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 13056), static_cast<const __nv_bfloat16 *>(prepared1), static_cast<const float *>(prepared2), static_cast<const float *>(prepared3), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<float *>(ws + 15360), reinterpret_cast<float *>(ws + 15104), reinterpret_cast<__nv_bfloat16 *>(ws + 15616), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 21760), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 19200), reinterpret_cast<float *>(ws + 21504), reinterpret_cast<float *>(ws + 21248), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 29952), reinterpret_cast<float *>(ws + 34048), reinterpret_cast<float *>(ws + 34304), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
-  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 29952), reinterpret_cast<float *>(ws + 34304), reinterpret_cast<float *>(ws + 34048), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 15616), static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<__nv_bfloat16 *>(ws + 13056), reinterpret_cast<float *>(ws + 15360), reinterpret_cast<float *>(ws + 15104), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 23808), reinterpret_cast<float *>(ws + 27904), reinterpret_cast<float *>(ws + 28160), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  main_g12<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 23808), reinterpret_cast<float *>(ws + 28160), reinterpret_cast<float *>(ws + 27904), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }

@@ -1001,45 +1001,21 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
 }
 
-// main_g4: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g4(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 96LL));
-}
-
-// main_g5: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
-}
-
-// main_g6: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
-}
-
 // main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
   using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
-  static constexpr long long qStride = 64, kvStride = 32;
+  static constexpr long long qStride = 128, kvStride = 128, outStride = 64;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
-    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
+    return static_cast<long long>(b) * 1024 + static_cast<long long>(h) * 16;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
-    return static_cast<long long>(b) * 256 + static_cast<long long>(g) * 16;
+    return static_cast<long long>(b) * 1024 + static_cast<long long>(g) * 16;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
@@ -1195,14 +1171,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 124928 + scratch;
+  return 120832 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 124928;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50944)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55040)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56064)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 59136)) || !coda_aligned(reinterpret_cast<float *>(ws + 61184)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 65536)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<float *>(ws + 67584)) || !coda_aligned(reinterpret_cast<float *>(ws + 120576)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 120832;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49920)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 50944) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 50944) + 64)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 50944) + 96)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55040)) || !coda_aligned(reinterpret_cast<float *>(ws + 57088)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 61440)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg7)) || !coda_aligned(reinterpret_cast<float *>(ws + 63488)) || !coda_aligned(reinterpret_cast<float *>(ws + 116480)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg11)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1230,42 +1206,36 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 33024), reinterpret_cast<__nv_bfloat16 *>(ws + 49408), reinterpret_cast<__nv_bfloat16 *>(ws + 49920), reinterpret_cast<float *>(ws + 50432), reinterpret_cast<__nv_bfloat16 *>(ws + 50944), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 50688) : nullptr, main_k0_rows.sms)) return s;
-  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 55040));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 56064));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50944), reinterpret_cast<__nv_bfloat16 *>(ws + 58112));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 56064), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), reinterpret_cast<__nv_bfloat16 *>(ws + 59136), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 50944) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 50944) + 64), (reinterpret_cast<__nv_bfloat16 *>(ws + 50944) + 96), reinterpret_cast<__nv_bfloat16 *>(ws + 55040), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 65280), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
-  main_g7<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 61184), reinterpret_cast<float *>(ws + 65280), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 65536));
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 55040), static_cast<const __nv_bfloat16 *>(arg5), reinterpret_cast<float *>(ws + 57088), reinterpret_cast<float *>(ws + 61184), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  main_g7<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 57088), reinterpret_cast<float *>(ws + 61184), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 61440));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<float *>(ws + 67584));
+  main_g9<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg7), reinterpret_cast<float *>(ws + 63488));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<float *>(ws + 67584), reinterpret_cast<__nv_bfloat16 *>(ws + 67840), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), reinterpret_cast<float *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 63744), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<float *>(ws + 67584), reinterpret_cast<__nv_bfloat16 *>(ws + 80128), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<float *>(ws + 63488), reinterpret_cast<__nv_bfloat16 *>(ws + 76032), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 67840), reinterpret_cast<__nv_bfloat16 *>(ws + 80128), reinterpret_cast<__nv_bfloat16 *>(ws + 92416), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 63744), reinterpret_cast<__nv_bfloat16 *>(ws + 76032), reinterpret_cast<__nv_bfloat16 *>(ws + 88320), scratch, stream)) return s;
   // main_g8 hands its rows to main_k2, which runs beside it.
   coda::rt::RowsOverlap main_k2_rows = main_k2_rows_overlap(16, 192);
   if (main_k2_rows.side > 0) {
-    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 117248), 0, 4, stream) != cudaSuccess)
+    if (cudaMemsetAsync(reinterpret_cast<unsigned *>(ws + 113152), 0, 4, stream) != cudaSuccess)
       return CODA_LAUNCH_FAILED;
-    main_g8_published<<<main_k2_rows.sms + main_k2_rows.side, 1024, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<float *>(ws + 116992), reinterpret_cast<unsigned *>(ws + 117248), 128, main_k2_rows.early, main_k2_rows.side);
+    main_g8_published<<<main_k2_rows.sms + main_k2_rows.side, 1024, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<float *>(ws + 112896), reinterpret_cast<unsigned *>(ws + 113152), 128, main_k2_rows.early, main_k2_rows.side);
   } else {
-    main_g8<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<float *>(ws + 116992));
+    main_g8<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<float *>(ws + 112896));
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k2.
-  if (int s = main_k2_launch(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<__nv_bfloat16 *>(ws + 92416), reinterpret_cast<float *>(ws + 116992), reinterpret_cast<__nv_bfloat16 *>(ws + 117504), 16, 192, 64, 64, 64, 192, scratch, stream, main_k2_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 117248) : nullptr, main_k2_rows.sms)) return s;
+  if (int s = main_k2_launch(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<__nv_bfloat16 *>(ws + 88320), reinterpret_cast<float *>(ws + 112896), reinterpret_cast<__nv_bfloat16 *>(ws + 113408), 16, 192, 64, 64, 64, 192, scratch, stream, main_k2_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 113152) : nullptr, main_k2_rows.sms)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 117504), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 120576), reinterpret_cast<float *>(ws + 124672), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 65536), reinterpret_cast<float *>(ws + 120576), reinterpret_cast<float *>(ws + 124672), static_cast<const __nv_bfloat16 *>(arg11), static_cast<__nv_bfloat16 *>(result0));
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 113408), static_cast<const __nv_bfloat16 *>(arg10), reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 120576), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 61440), reinterpret_cast<float *>(ws + 116480), reinterpret_cast<float *>(ws + 120576), static_cast<const __nv_bfloat16 *>(arg11), static_cast<__nv_bfloat16 *>(result0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }

@@ -1151,12 +1151,15 @@ struct main_a0 {
   using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
-  static constexpr long long qStride = 64, kvStride = 64;
+  static constexpr long long qStride = 64, kvStride = 64, outStride = 64;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
     return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
     return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {

@@ -934,45 +934,21 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
 }
 
-// main_g3: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g3(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 96LL));
-}
-
-// main_g4: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g4(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 0LL));
-}
-
-// main_g5: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g5(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 64LL) return;
-  long long i0 = point / 4LL % 16LL;
-  long long i1 = point / 1LL % 4LL * 8LL;
-  coda::rt::copy8(dst + i0 * 32LL + i1, src + (i0 + 0LL) * 128LL + (i1 + 64LL));
-}
-
 // main_a0: coda.attention, B 2, Hq 4, Hkv 2, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
   using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 2, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
-  static constexpr long long qStride = 64, kvStride = 32;
+  static constexpr long long qStride = 128, kvStride = 128, outStride = 64;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
-    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
+    return static_cast<long long>(b) * 1024 + static_cast<long long>(h) * 16;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
-    return static_cast<long long>(b) * 256 + static_cast<long long>(g) * 16;
+    return static_cast<long long>(b) * 1024 + static_cast<long long>(g) * 16;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
@@ -1010,14 +986,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_interleave_96x64_rows_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 115456 + scratch;
+  return 111360 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 115456;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 50688)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 55808)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57856)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58880)))
+  [[maybe_unused]] void *scratch = ws + 111360;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49152)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 49664)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 50688) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 50688) + 64)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 50688) + 96)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 54784)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1.
   if (int s = coda_norm_weights_64x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg2), static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<__nv_bfloat16 *>(ws + 0), scratch, stream)) return s;
@@ -1043,27 +1019,21 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 32768), reinterpret_cast<__nv_bfloat16 *>(ws + 49152), reinterpret_cast<__nv_bfloat16 *>(ws + 49664), reinterpret_cast<float *>(ws + 50176), reinterpret_cast<__nv_bfloat16 *>(ws + 50688), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 50432) : nullptr, main_k0_rows.sms)) return s;
-  main_g3<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 54784));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 55808));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 50688), reinterpret_cast<__nv_bfloat16 *>(ws + 57856));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 55808), reinterpret_cast<__nv_bfloat16 *>(ws + 57856), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), reinterpret_cast<__nv_bfloat16 *>(ws + 58880), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 50688) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 50688) + 64), (reinterpret_cast<__nv_bfloat16 *>(ws + 50688) + 96), reinterpret_cast<__nv_bfloat16 *>(ws + 54784), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 58880), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<float *>(ws + 62976), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 54784), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 56832), reinterpret_cast<float *>(ws + 58880), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 63232), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg7), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 59136), scratch, stream)) return s;
   // weight preparation @coda_norm_weights_96x64_nk_scale1.
-  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 75520), scratch, stream)) return s;
+  if (int s = coda_norm_weights_96x64_nk_scale1_run(static_cast<const __nv_bfloat16 *>(arg8), static_cast<const __nv_bfloat16 *>(arg6), reinterpret_cast<__nv_bfloat16 *>(ws + 71424), scratch, stream)) return s;
   // weight preparation @coda_interleave_96x64_rows.
-  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 63232), reinterpret_cast<__nv_bfloat16 *>(ws + 75520), reinterpret_cast<__nv_bfloat16 *>(ws + 87808), scratch, stream)) return s;
+  if (int s = coda_interleave_96x64_rows_run(reinterpret_cast<__nv_bfloat16 *>(ws + 59136), reinterpret_cast<__nv_bfloat16 *>(ws + 71424), reinterpret_cast<__nv_bfloat16 *>(ws + 83712), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 60928), reinterpret_cast<__nv_bfloat16 *>(ws + 87808), reinterpret_cast<float *>(ws + 62976), reinterpret_cast<__nv_bfloat16 *>(ws + 112384), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 56832), reinterpret_cast<__nv_bfloat16 *>(ws + 83712), reinterpret_cast<float *>(ws + 58880), reinterpret_cast<__nv_bfloat16 *>(ws + 108288), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 112384), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 60928), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 108288), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 56832), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1111,14 +1081,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 192, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 96));
-  return 17152 + scratch;
+  return 13056 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 17152;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6656)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8704)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 9728)))
+  [[maybe_unused]] void *scratch = ws + 13056;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 512)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 1536) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 1536) + 64)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 1536) + 96)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg11), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 512));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1134,21 +1104,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 512), reinterpret_cast<float *>(ws + 1024), reinterpret_cast<__nv_bfloat16 *>(ws + 1536), 16, 128, 64, 64, 64, 128, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 1280) : nullptr, main_k0_rows.sms)) return s;
-  main_g3<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 5632));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g4<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 6656));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1536), reinterpret_cast<__nv_bfloat16 *>(ws + 8704));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 6656), reinterpret_cast<__nv_bfloat16 *>(ws + 8704), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), reinterpret_cast<__nv_bfloat16 *>(ws + 9728), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 1536) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 1536) + 64), (reinterpret_cast<__nv_bfloat16 *>(ws + 1536) + 96), reinterpret_cast<__nv_bfloat16 *>(ws + 5632), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 9728), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 11776), reinterpret_cast<float *>(ws + 13824), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 5632), static_cast<const __nv_bfloat16 *>(arg5), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 7680), reinterpret_cast<float *>(ws + 9728), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 11776), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 13824), reinterpret_cast<__nv_bfloat16 *>(ws + 14080), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 7680), static_cast<const __nv_bfloat16 *>(prepared1), reinterpret_cast<float *>(ws + 9728), reinterpret_cast<__nv_bfloat16 *>(ws + 9984), 16, 192, 64, 64, 64, 192, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 14080), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 11776), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 9984), static_cast<const __nv_bfloat16 *>(arg9), reinterpret_cast<__nv_bfloat16 *>(ws + 7680), static_cast<__nv_bfloat16 *>(result0), 16, 64, 96, 96, 96, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -1117,45 +1117,21 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(16LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1, p2); });
 }
 
-// main_g26: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g26(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 0LL));
-}
-
-// main_g27: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g27(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 64LL));
-}
-
-// main_g28: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g28(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long i0 = point / 8LL % 16LL;
-  long long i1 = point / 1LL % 8LL * 8LL;
-  coda::rt::copy8(dst + i0 * 64LL + i1, src + (i0 + 0LL) * 192LL + (i1 + 128LL));
-}
-
 // main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 8, Sk 8, d 16 (__nv_bfloat16, layout bshd), mask #coda.mask<causal = true>.
 struct main_a0 {
   using Element = __nv_bfloat16;
   using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 8, Sk = 8, D = 16;
   static constexpr float scale = 2.500000000e-01f;
-  static constexpr long long qStride = 64, kvStride = 64;
+  static constexpr long long qStride = 192, kvStride = 192, outStride = 64;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
-    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
+    return static_cast<long long>(b) * 1536 + static_cast<long long>(h) * 16;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
-    return static_cast<long long>(b) * 512 + static_cast<long long>(g) * 16;
+    return static_cast<long long>(b) * 1536 + static_cast<long long>(g) * 16;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return static_cast<long long>(b) * 512 + static_cast<long long>(h) * 16;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return j <= i; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
@@ -1190,14 +1166,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_norm_weights_256x64_nk_scale1_mean_bias_run_workspace_size());
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 128000 + scratch;
+  return 121856 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 128000;
-  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 50688)) || !coda_aligned(reinterpret_cast<float *>(ws + 52480)) || !coda_aligned(reinterpret_cast<float *>(ws + 53248)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 54016)) || !coda_aligned(reinterpret_cast<float *>(ws + 54784)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 58624)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 60160)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 64768)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66816)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 68096)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 76288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 78336)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 80384)))
+  [[maybe_unused]] void *scratch = ws + 121856;
+  if (!coda_aligned(reinterpret_cast<float *>(ws + 8192)) || !coda_aligned(reinterpret_cast<float *>(ws + 50944)) || !coda_aligned(reinterpret_cast<float *>(ws + 50688)) || !coda_aligned(reinterpret_cast<float *>(ws + 52480)) || !coda_aligned(reinterpret_cast<float *>(ws + 53248)) || !coda_aligned(reinterpret_cast<float *>(ws + 8448)) || !coda_aligned(reinterpret_cast<float *>(ws + 54016)) || !coda_aligned(reinterpret_cast<float *>(ws + 54784)) || !coda_aligned(reinterpret_cast<float *>(ws + 55552)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56576)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 56320)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 57600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 58112)) || !coda_aligned(reinterpret_cast<float *>(ws + 58624)) || !coda_aligned(reinterpret_cast<float *>(ws + 16896)) || !coda_aligned(reinterpret_cast<float *>(ws + 59392)) || !coda_aligned(reinterpret_cast<float *>(ws + 60160)) || !coda_aligned(reinterpret_cast<float *>(ws + 17152)) || !coda_aligned(reinterpret_cast<float *>(ws + 60928)) || !coda_aligned(reinterpret_cast<float *>(ws + 61696)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62464)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 62976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 63488)) || !coda_aligned(reinterpret_cast<float *>(ws + 64000)) || !coda_aligned(reinterpret_cast<float *>(ws + 25600)) || !coda_aligned(reinterpret_cast<float *>(ws + 64768)) || !coda_aligned(reinterpret_cast<float *>(ws + 25856)) || !coda_aligned(reinterpret_cast<float *>(ws + 65536)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66304)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 66816)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 68096) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 68096) + 64)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 68096) + 128)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 74240)))
     return CODA_MISALIGNED;
   // weight preparation @coda_norm_weights_64x64_nk_scale1_mean_bias.
   if (int s = coda_norm_weights_64x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<float *>(ws + 8192), reinterpret_cast<float *>(ws + 8448), scratch, stream)) return s;
@@ -1289,23 +1265,17 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 26112), reinterpret_cast<float *>(ws + 53248), reinterpret_cast<float *>(ws + 55552), reinterpret_cast<__nv_bfloat16 *>(ws + 58112), reinterpret_cast<float *>(ws + 60160), reinterpret_cast<float *>(ws + 61696), reinterpret_cast<__nv_bfloat16 *>(ws + 63488), reinterpret_cast<float *>(ws + 64768), reinterpret_cast<float *>(ws + 65536), reinterpret_cast<__nv_bfloat16 *>(ws + 66816), reinterpret_cast<float *>(ws + 67328), reinterpret_cast<float *>(ws + 67584), reinterpret_cast<__nv_bfloat16 *>(ws + 68096), 16, 192, 64, 64, 64, 192, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 67840) : nullptr, main_k0_rows.sms)) return s;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 74240));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 76288));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 68096), reinterpret_cast<__nv_bfloat16 *>(ws + 78336));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<__nv_bfloat16 *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 80384), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 68096) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 68096) + 64), (reinterpret_cast<__nv_bfloat16 *>(ws + 68096) + 128), reinterpret_cast<__nv_bfloat16 *>(ws + 74240), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 80384), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 82432), reinterpret_cast<float *>(ws + 84480), reinterpret_cast<float *>(ws + 84736), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 74240), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<float *>(ws + 78336), reinterpret_cast<float *>(ws + 78592), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // weight preparation @coda_norm_weights_256x64_nk_scale1_mean_bias.
-  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 84992), reinterpret_cast<float *>(ws + 117760), reinterpret_cast<float *>(ws + 118784), scratch, stream)) return s;
+  if (int s = coda_norm_weights_256x64_nk_scale1_mean_bias_run(static_cast<const __nv_bfloat16 *>(arg13), static_cast<const __nv_bfloat16 *>(arg11), static_cast<const __nv_bfloat16 *>(arg12), reinterpret_cast<__nv_bfloat16 *>(ws + 78848), reinterpret_cast<float *>(ws + 111616), reinterpret_cast<float *>(ws + 112640), scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 82432), reinterpret_cast<__nv_bfloat16 *>(ws + 84992), reinterpret_cast<float *>(ws + 117760), reinterpret_cast<float *>(ws + 118784), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 84736), reinterpret_cast<float *>(ws + 84480), reinterpret_cast<__nv_bfloat16 *>(ws + 119808), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 76288), reinterpret_cast<__nv_bfloat16 *>(ws + 78848), reinterpret_cast<float *>(ws + 111616), reinterpret_cast<float *>(ws + 112640), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 78592), reinterpret_cast<float *>(ws + 78336), reinterpret_cast<__nv_bfloat16 *>(ws + 113664), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 119808), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 82432), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 113664), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 76288), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 
@@ -1344,14 +1314,14 @@ extern "C" size_t main_run_prepared_workspace_size() {
   scratch = std::max(scratch, main_k1_workspace_size(16, 64, 64));
   scratch = std::max(scratch, main_k2_workspace_size(16, 256, 64));
   scratch = std::max(scratch, main_k3_workspace_size(16, 64, 256));
-  return 42496 + scratch;
+  return 36352 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *arg8, const void *arg9, const void *arg10, const void *arg11, const void *arg12, const void *arg13, const void *arg14, const void *arg15, const void *arg16, const void *prepared0, const void *prepared1, const void *prepared2, const void *prepared3, const void *prepared4, const void *prepared5, const void *prepared6, const void *prepared7, const void *prepared8, const void *prepared9, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 42496;
-  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1792)) || !coda_aligned(reinterpret_cast<float *>(ws + 2560)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 3328)) || !coda_aligned(reinterpret_cast<float *>(ws + 4096)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 7424)) || !coda_aligned(reinterpret_cast<float *>(ws + 7936)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 9472)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12800)) || !coda_aligned(reinterpret_cast<float *>(ws + 13312)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 14080)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 14848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 17408)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 25600)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 27648)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 29696)))
+  [[maybe_unused]] void *scratch = ws + 36352;
+  if (!coda_aligned(static_cast<const float *>(prepared0)) || !coda_aligned(reinterpret_cast<float *>(ws + 256)) || !coda_aligned(reinterpret_cast<float *>(ws + 0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1792)) || !coda_aligned(reinterpret_cast<float *>(ws + 2560)) || !coda_aligned(static_cast<const float *>(prepared1)) || !coda_aligned(reinterpret_cast<float *>(ws + 3328)) || !coda_aligned(reinterpret_cast<float *>(ws + 4096)) || !coda_aligned(reinterpret_cast<float *>(ws + 4864)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg4)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5888)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 5632)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 6912)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 7424)) || !coda_aligned(reinterpret_cast<float *>(ws + 7936)) || !coda_aligned(static_cast<const float *>(prepared2)) || !coda_aligned(reinterpret_cast<float *>(ws + 8704)) || !coda_aligned(reinterpret_cast<float *>(ws + 9472)) || !coda_aligned(static_cast<const float *>(prepared3)) || !coda_aligned(reinterpret_cast<float *>(ws + 10240)) || !coda_aligned(reinterpret_cast<float *>(ws + 11008)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 11776)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg6)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12288)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 12800)) || !coda_aligned(reinterpret_cast<float *>(ws + 13312)) || !coda_aligned(static_cast<const float *>(prepared4)) || !coda_aligned(reinterpret_cast<float *>(ws + 14080)) || !coda_aligned(static_cast<const float *>(prepared5)) || !coda_aligned(reinterpret_cast<float *>(ws + 14848)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15616)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg8)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16128)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 17408) + 0)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 17408) + 64)) || !coda_aligned((reinterpret_cast<__nv_bfloat16 *>(ws + 17408) + 128)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 23552)))
     return CODA_MISALIGNED;
   main_g2<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -1435,21 +1405,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
   if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared6), reinterpret_cast<float *>(ws + 2560), reinterpret_cast<float *>(ws + 4864), reinterpret_cast<__nv_bfloat16 *>(ws + 7424), reinterpret_cast<float *>(ws + 9472), reinterpret_cast<float *>(ws + 11008), reinterpret_cast<__nv_bfloat16 *>(ws + 12800), reinterpret_cast<float *>(ws + 14080), reinterpret_cast<float *>(ws + 14848), reinterpret_cast<__nv_bfloat16 *>(ws + 16128), reinterpret_cast<float *>(ws + 16640), reinterpret_cast<float *>(ws + 16896), reinterpret_cast<__nv_bfloat16 *>(ws + 17408), 16, 192, 64, 64, 64, 192, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 17152) : nullptr, main_k0_rows.sms)) return s;
-  main_g26<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 23552));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g27<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 25600));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 17408), reinterpret_cast<__nv_bfloat16 *>(ws + 27648));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.attention main_a0.
-  if (coda::rt::attention::launch<main_a0>(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<__nv_bfloat16 *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 29696), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
+  if (coda::rt::attention::launch<main_a0>((reinterpret_cast<__nv_bfloat16 *>(ws + 17408) + 0), (reinterpret_cast<__nv_bfloat16 *>(ws + 17408) + 64), (reinterpret_cast<__nv_bfloat16 *>(ws + 17408) + 128), reinterpret_cast<__nv_bfloat16 *>(ws + 23552), nullptr, nullptr, nullptr, nullptr, stream) != cudaSuccess)
     return CODA_LAUNCH_FAILED;
   // coda.gemm main_k1.
-  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 29696), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 31744), reinterpret_cast<float *>(ws + 33792), reinterpret_cast<float *>(ws + 34048), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
+  if (int s = main_k1(reinterpret_cast<__nv_bfloat16 *>(ws + 23552), static_cast<const __nv_bfloat16 *>(arg9), static_cast<const __nv_bfloat16 *>(arg10), static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), reinterpret_cast<float *>(ws + 27648), reinterpret_cast<float *>(ws + 27904), 16, 64, 64, 64, 64, 64, scratch, stream)) return s;
   // coda.gemm main_k2.
-  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 31744), static_cast<const __nv_bfloat16 *>(prepared7), static_cast<const float *>(prepared8), static_cast<const float *>(prepared9), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 34048), reinterpret_cast<float *>(ws + 33792), reinterpret_cast<__nv_bfloat16 *>(ws + 34304), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
+  if (int s = main_k2(reinterpret_cast<__nv_bfloat16 *>(ws + 25600), static_cast<const __nv_bfloat16 *>(prepared7), static_cast<const float *>(prepared8), static_cast<const float *>(prepared9), static_cast<const __nv_bfloat16 *>(arg14), reinterpret_cast<float *>(ws + 27904), reinterpret_cast<float *>(ws + 27648), reinterpret_cast<__nv_bfloat16 *>(ws + 28160), 16, 256, 64, 64, 64, 256, scratch, stream)) return s;
   // coda.gemm main_k3.
-  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 34304), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 31744), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
+  if (int s = main_k3(reinterpret_cast<__nv_bfloat16 *>(ws + 28160), static_cast<const __nv_bfloat16 *>(arg15), static_cast<const __nv_bfloat16 *>(arg16), reinterpret_cast<__nv_bfloat16 *>(ws + 25600), static_cast<__nv_bfloat16 *>(result0), 16, 64, 256, 256, 256, 64, scratch, stream)) return s;
   return CODA_OK;
 }
 

@@ -240,12 +240,15 @@ struct main_a0 {
   using Length = int;
   static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 200, Sk = 200, D = 64;
   static constexpr float scale = 1.250000000e-01f;
-  static constexpr long long qStride = 64, kvStride = 64;
+  static constexpr long long qStride = 64, kvStride = 64, outStride = 64;
   static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
     return (static_cast<long long>(b) * 4 + h) * 12800;
   }
   static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
     return (static_cast<long long>(b) * 4 + g) * 12800;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return (static_cast<long long>(b) * 4 + h) * 12800;
   }
   static __device__ __forceinline__ bool visible(int, int i, int j) { return true; }
   static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
