@@ -61,6 +61,13 @@ CASES = {
                             {"runtime": ("bigbird", 128, 16, 2, 2)}, "bf16", False, None),
     "runtime_tiles_d32": (1, 2, 2, 300, 300, 32, "bhsd", {"runtime": ("tiles", 3)}, "f16", True,
                           None),
+    # A few query rows against short keys: the plan's model picks the row-wise kernel (so it
+    # does for causal_one_query_f16).
+    "rows_gqa2_bshd": (1, 4, 2, 2, 100, 64, "bshd", {"causal": 1}, "bf16", True, None),
+    "rows_softcap_window_f16": (2, 8, 8, 3, 300, 128, "bhsd", {"causal": 1, "left": 100}, "f16",
+                                True, 30.0),
+    "rows_longformer": (1, 4, 4, 5, 700, 128, "bhsd", {"left": 64, "right": 64, "global": 8},
+                        "bf16", True, None),
     # Head sizes other than 64 and 128 run on the mma.sync kernel.
     "dense_d32_f16": (1, 4, 4, 65, 200, 32, "bhsd", {}, "f16", True, None),
     "causal_d96": (2, 8, 2, 129, 1000, 96, "bshd", {"causal": 1}, "bf16", False, None),

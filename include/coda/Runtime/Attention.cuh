@@ -1,4 +1,4 @@
-//===- Attention.cuh - coda.attention's block-wise kernels -----------------===//
+//===- Attention.cuh - coda.attention's kernels ----------------------------===//
 //
 // Two kernels compute attention block by block with the softmax kept online in registers
 // (exp2, running max and sum per row), the score edit and the mask applied only where a block
@@ -12,6 +12,8 @@
 //   scores of block j and P·V of block j - 1 together and computes the softmax of block j
 //   while P·V is still running.
 // - warpKernel (other head sizes): four warps of mma.sync, 64 query rows, 64-key blocks.
+// - rows::rowKernel (where the plan's model finds it faster: a few query rows, as in
+//   decoding): a warp per query row on CUDA cores, the query heads of a KV group in one CTA.
 //
 // The generated code supplies `Problem`: shapes, strides and scale as constants, the offsets
 // of a (sequence, head) in Q, in K/V and in the output (qOffset, kvOffset, also on the host for
@@ -331,6 +333,149 @@ __global__ void __launch_bounds__(kWarps * 32) warpKernel(const typename Problem
           rowSum[r] > 0.f ? (rowMax[r] + log2f(rowSum[r])) * 0.6931471805599453f : -CUDART_INF_F;
   }
 }
+
+/// The row-wise kernel: a warp per query row, for problems of a few query rows (decoding,
+/// speculative steps) where a 64- or 128-row tile of the block-wise kernels would mostly hold
+/// padding. A CTA takes up to kRows rows of one (sequence, KV head): the queries i of every
+/// query head of the group, row r = i·rep + (h mod rep), so that each 32-key tile of K and V it
+/// loads serves the whole group. Lane j scores key j of the tile against its warp's row (the
+/// row in shared memory, read by every lane at once); the softmax runs online over tiles; for
+/// P·V each lane owns columns lane, lane + 32, ... of the output.
+namespace rows {
+
+constexpr int kWarps = 8, kRows = 32, kKeys = 32;
+
+template <class Problem>
+__global__ void __launch_bounds__(kWarps * 32)
+    rowKernel(const typename Problem::Element *__restrict__ q,
+              const typename Problem::Element *__restrict__ k,
+              const typename Problem::Element *__restrict__ v,
+              typename Problem::Element *__restrict__ out, float *__restrict__ lse,
+              const typename Problem::Length *__restrict__ lens,
+              const signed char *__restrict__ blocks, const unsigned *__restrict__ bits) {
+  using T = typename Problem::Element;
+  constexpr int D = Problem::D, rep = Problem::Hq / Problem::Hkv, kCols = (D + 31) / 32;
+  constexpr int kRowsPerWarp = kRows / kWarps, kPitch = D + 8; // +16 bytes: no bank conflicts
+  __shared__ float sq[kRows][D];
+  __shared__ __align__(16) T sk[kKeys * kPitch];
+  __shared__ __align__(16) T sv[kKeys * D];
+
+  const int g = blockIdx.y, b = blockIdx.z, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int r0 = blockIdx.x * kRows, r1 = min(r0 + kRows, Problem::Sq * rep);
+  const int len = lens ? static_cast<int>(lens[b]) : Problem::Sk;
+  // The CTA's queries [q0, q1), and the keys any of them may see.
+  const int q0 = r0 / rep, q1 = (r1 - 1) / rep + 1;
+  int kLo, kHi;
+  Problem::keyRange(len, q0, q1, kLo, kHi);
+  kLo = max(kLo, 0) / kKeys * kKeys;
+  kHi = min(kHi, Problem::Sk);
+
+  for (int e = threadIdx.x; e < kRows * D; e += kWarps * 32) {
+    int r = r0 + e / D, c = e % D;
+    sq[e / D][c] = r < r1 ? static_cast<float>(q[Problem::qOffset(b, g * rep + r % rep) +
+                                                 static_cast<long long>(r / rep) * Problem::qStride + c])
+                          : 0.f;
+  }
+
+  // Per row of the warp: the running maximum (log2 units), this lane's share of the sum, and
+  // its output columns.
+  float rowMax[kRowsPerWarp], rowSum[kRowsPerWarp], o[kRowsPerWarp][kCols];
+#pragma unroll
+  for (int w = 0; w < kRowsPerWarp; ++w) {
+    rowMax[w] = -CUDART_INF_F;
+    rowSum[w] = 0.f;
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+      o[w][c] = 0.f;
+  }
+  constexpr float toLog2 = 1.4426950408889634f;
+  const T *kBase = k + Problem::kvOffset(b, g), *vBase = v + Problem::kvOffset(b, g);
+
+  for (int k0 = kLo; k0 < kHi; k0 += kKeys) {
+    __syncthreads(); // the previous tile is read
+    for (int e = threadIdx.x; e < kKeys * D / 8; e += kWarps * 32) {
+      int j = e / (D / 8), c = e % (D / 8) * 8;
+      uint4 kc = make_uint4(0, 0, 0, 0), vc = kc;
+      if (k0 + j < Problem::Sk) {
+        kc = *reinterpret_cast<const uint4 *>(kBase + static_cast<long long>(k0 + j) * Problem::kvStride + c);
+        vc = *reinterpret_cast<const uint4 *>(vBase + static_cast<long long>(k0 + j) * Problem::kvStride + c);
+      }
+      *reinterpret_cast<uint4 *>(sk + j * kPitch + c) = kc;
+      *reinterpret_cast<uint4 *>(sv + j * D + c) = vc;
+    }
+    __syncthreads();
+    const int key = k0 + lane;
+#pragma unroll
+    for (int w = 0; w < kRowsPerWarp; ++w) {
+      const int local = warp * kRowsPerWarp + w, r = r0 + local;
+      if (r >= r1)
+        break;
+      const int i = r / rep, h = g * rep + r % rep;
+      // The score of this lane's key.
+      float dot = 0.f;
+#pragma unroll
+      for (int c = 0; c < D; c += 8) {
+        uint4 chunk = *reinterpret_cast<const uint4 *>(sk + lane * kPitch + c);
+        const T *kv = reinterpret_cast<const T *>(&chunk);
+#pragma unroll
+        for (int e = 0; e < 8; ++e)
+          dot = fmaf(sq[local][c + e], static_cast<float>(kv[e]), dot);
+      }
+      float x = dot * Problem::scale;
+      if (Problem::hasScore)
+        x = Problem::score(x, b, h, i, key);
+      RuntimeMask<Problem> runtime(blocks, bits, b, h);
+      int cls = key < Problem::Sk ? runtime.tileClass(i, key) : 0;
+      bool seen = key < Problem::Sk && Problem::visible(len, i, key) && runtime.visible(cls, i, key);
+      x = seen ? x * toLog2 : -CUDART_INF_F;
+      // Online softmax over the tile.
+      float m = x;
+#pragma unroll
+      for (int offset = 16; offset > 0; offset /= 2)
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
+      m = fmaxf(m, rowMax[w]);
+      if (m == -CUDART_INF_F)
+        continue; // nothing visible yet
+      const float rescale = exp2f(rowMax[w] - m), p = exp2f(x - m);
+      rowMax[w] = m;
+      rowSum[w] = rowSum[w] * rescale + p;
+#pragma unroll
+      for (int c = 0; c < kCols; ++c)
+        o[w][c] *= rescale;
+      for (int j = 0; j < kKeys; ++j) {
+        float pj = __shfl_sync(0xffffffffu, p, j);
+#pragma unroll
+        for (int c = 0; c < kCols; ++c)
+          if (lane + 32 * c < D)
+            o[w][c] = fmaf(pj, static_cast<float>(sv[j * D + lane + 32 * c]), o[w][c]);
+      }
+    }
+  }
+
+  // The sums across the warp, then O / l (0 for a row that sees nothing) and lse.
+#pragma unroll
+  for (int w = 0; w < kRowsPerWarp; ++w) {
+    const int r = r0 + warp * kRowsPerWarp + w;
+    if (r >= r1)
+      break;
+    float sum = rowSum[w];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    const int i = r / rep, h = g * rep + r % rep;
+    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    T *row = out + Problem::outOffset(b, h) + static_cast<long long>(i) * Problem::outStride;
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+      if (lane + 32 * c < D)
+        row[lane + 32 * c] = static_cast<T>(o[w][c] * inv);
+    if (lse && lane == 0)
+      lse[(static_cast<long long>(b) * Problem::Hq + h) * Problem::Sq + i] =
+          sum > 0.f ? (rowMax[w] + log2f(sum)) * 0.6931471805599453f : -CUDART_INF_F;
+  }
+}
+
+} // namespace rows
 
 namespace wg {
 
@@ -715,7 +860,13 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
                    const typename Problem::Element *v, typename Problem::Element *out, float *lse,
                    const typename Problem::Length *lens, const signed char *blocks,
                    const unsigned *bits, cudaStream_t stream) {
-  if constexpr (Problem::D == 64 || Problem::D == 128) {
+  if constexpr (Problem::rowWise) {
+    dim3 grid((Problem::Sq * (Problem::Hq / Problem::Hkv) + rows::kRows - 1) / rows::kRows,
+              Problem::Hkv, Problem::B);
+    rows::rowKernel<Problem><<<grid, rows::kWarps * 32, 0, stream>>>(q, k, v, out, lse, lens,
+                                                                    blocks, bits);
+    return cudaGetLastError();
+  } else if constexpr (Problem::D == 64 || Problem::D == 128) {
     return wg::launch<Problem>(q, k, v, out, lse, lens, blocks, bits, stream);
   } else {
     constexpr int R = Problem::dilation;

@@ -122,6 +122,8 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   // dilation holds.
   int64_t classes = attentionResidueClasses(op);
   os << "  static constexpr int dilation = " << classes << ";\n";
+  os << "  static constexpr bool rowWise = " << (op->hasAttr(kRowWiseAttr) ? "true" : "false")
+     << ";\n";
 
   // Every element of rows [q0, q1) × keys [k0, k1) in the band (then visible whatever the
   // sinks and global tokens add).

@@ -338,3 +338,25 @@ bool cuda::readInPlace(tensor::ExtractSliceOp slice) {
            });
   });
 }
+
+bool cuda::attentionRowWise(AttentionOp op, const GpuTarget &gpu) {
+  if (!hasAttentionKernel(op) || op.getQueryLen() > 4096)
+    return false;
+  double b = op.getBatchSize(), hq = op.getNumHeads(), hkv = op.getNumKvHeads();
+  double sq = op.getQueryLen(), sk = op.getKeyLen(), d = op.getHeadSize();
+  // Rates the kernels reach: the block-wise kernel about 60 % of the tensor cores' peak, the
+  // row-wise one half of the CUDA cores' fp32 FMA rate (128 per clock and SM); HBM for K/V.
+  double tensor = 0.6 * gpu.peakFlops, fp32 = 0.5 * 2 * 128 * gpu.sms * gpu.clock;
+  double kvBytes = sk * 2 * d * 2; // one KV head's K and V, 16-bit
+  auto time = [&](double flops, double bytes, double ctas, double rate) {
+    double busy = std::min(1.0, ctas / gpu.sms);
+    return std::max(flops / (rate * busy), bytes / (gpu.memoryBandwidth * busy));
+  };
+  int64_t blockRows = op.getHeadSize() == 64 || op.getHeadSize() == 128 ? 128 : 64;
+  double tiles = std::ceil(sq / blockRows);
+  double block = time(b * hq * tiles * blockRows * sk * 4 * d, b * hq * tiles * kvBytes,
+                      b * hq * tiles, tensor);
+  double ctas = b * hkv * std::ceil(sq * (hq / hkv) / 32);
+  double rows = time(b * hq * sq * sk * 4 * d, ctas * kvBytes, ctas, fp32);
+  return rows < block;
+}

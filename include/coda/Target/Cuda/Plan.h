@@ -39,6 +39,9 @@ constexpr StringLiteral kPreparesAttr = "coda.prepares";
 constexpr StringLiteral kWorkspaceAttr = "coda.workspace";
 constexpr StringLiteral kRowsDoneAttr = "coda.rows_done";
 constexpr StringLiteral kWorkspaceBytesAttr = "coda.workspace_bytes";
+/// On a coda.attention the plan runs on the row-wise kernel (unit; the block-wise kernels
+/// otherwise).
+constexpr StringLiteral kRowWiseAttr = "coda.row_wise";
 
 /// The value a launcher writes straight into the caller's result buffer for `returned` (an
 /// operand of func.return): one returned once and made by a kernel, a generic, a call or a
@@ -105,6 +108,13 @@ bool hasAttentionKernel(AttentionOp op);
 /// each class as a strided view (no copy). It applies when every visible key lies in the
 /// query's class (no sinks, global tokens or runtime mask) and d divides Sq and Sk.
 int64_t attentionResidueClasses(AttentionOp op);
+/// Whether `op` runs faster on the row-wise kernel (a warp per query row, CUDA cores) than on
+/// a block-wise one (tiles of 64 or 128 query rows, tensor cores) on `gpu`, by the analytic
+/// model: each kernel's time is the larger of its arithmetic (the block-wise kernel pays for
+/// whole row tiles) and its K/V reads (the row-wise kernel reads each KV head once for its
+/// whole group, a block-wise one once per query head and row tile), at the rate its CTAs can
+/// reach when fewer than the SMs. The row-wise kernel takes at most 4096 query rows per head.
+bool attentionRowWise(AttentionOp op, const GpuTarget &gpu);
 /// The column block of a wider [tokens, C] tensor (the QKV kernel's output, sliced into q, k
 /// and v) that token-major operand `heads` of `op` views as [B, S, H, d], read in place with
 /// rows C apart; null where the operand is read as its own dense tensor. K and V are read in

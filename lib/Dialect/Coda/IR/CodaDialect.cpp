@@ -76,6 +76,11 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return op->emitError() << "'coda.kernels' is a non-empty array of kernel names";
     return success();
   }
+  if (name == "coda.row_wise") {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<AttentionOp>(op))
+      return op->emitError() << "'coda.row_wise' is a unit attribute on a coda.attention";
+    return success();
+  }
   if (name == "coda.prepares") {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'coda.prepares' is a unit attribute";

@@ -371,7 +371,11 @@ struct PlanKernelConfigsPass
                                                      : WalkResult::advance();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    module.walk([&](AttentionOp op) {
+      if (attentionRowWise(op, *gpu))
+        op->setAttr(kRowWiseAttr, UnitAttr::get(op.getContext()));
+    });
   }
 };
 } // namespace

@@ -56,6 +56,27 @@ func.func @residual(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %res: t
   return %y, %ss : tensor<256x1024xbf16>, tensor<256xf32>
 }
 
+// Two query rows of a GQA pair against 100 keys: the row-wise kernel (one CTA reads the KV
+// head once for both query heads) beats a 128-row tile of the block-wise kernel. 1000 query
+// rows fill the tiles: block-wise.
+// CHECK-LABEL: func.func @few_rows
+// CHECK:         coda.attention {{.*}} attributes {coda.row_wise}
+// CHECK-LABEL: func.func @many_rows
+// CHECK-NOT:     coda.row_wise
+// CHECK:         return
+func.func @few_rows(%q: tensor<1x2x4x64xbf16>, %k: tensor<1x100x2x64xbf16>) -> tensor<1x2x4x64xbf16> {
+  %o = coda.attention %q, %k, %k scale 0.125 mask <causal = true> layout <bshd>
+      : tensor<1x2x4x64xbf16>, tensor<1x100x2x64xbf16>, tensor<1x100x2x64xbf16>
+      -> tensor<1x2x4x64xbf16>
+  return %o : tensor<1x2x4x64xbf16>
+}
+func.func @many_rows(%q: tensor<1x1000x4x64xbf16>, %k: tensor<1x1000x2x64xbf16>) -> tensor<1x1000x4x64xbf16> {
+  %o = coda.attention %q, %k, %k scale 0.125 mask <causal = true> layout <bshd>
+      : tensor<1x1000x4x64xbf16>, tensor<1x1000x2x64xbf16>, tensor<1x1000x2x64xbf16>
+      -> tensor<1x1000x4x64xbf16>
+  return %o : tensor<1x1000x4x64xbf16>
+}
+
 // A kernel the back end cannot run is an error here, at the op.
 // RUN: not coda-opt --coda-plan-kernel-configs --split-input-file %S/Inputs/unplannable.mlir 2>&1 | FileCheck %s --check-prefix=ERROR
 // ERROR: error: 'coda.gemm' op the CUDA backend needs bf16 or f16 inputs, got 'f32'

@@ -47,7 +47,8 @@ def CodaPlanRowHandoffs : Pass<"coda-plan-row-handoffs", "::mlir::func::FuncOp">
 }
 
 def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp"> {
-  let summary = "Choose each coda.gemm's CUTLASS configuration and how its results are stored";
+  let summary = "Choose each coda.gemm's CUTLASS configuration and how its results are stored, "
+                "and each coda.attention's kernel";
   let description = [{
     Writes on every `coda.gemm` without one a `coda.kernel` attribute
     (`#coda.kernel<...>`, see the dialect's attributes) that `coda-translate --coda-to-cuda`
@@ -61,6 +62,10 @@ def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp">
 
     Kernels the CUDA back end cannot run (batched products, inputs other than bf16/f16,
     results it cannot store) get an error here, at the op.
+
+    A `coda.attention` that the analytic model runs faster on the row-wise kernel (a warp per
+    query row: a few query rows, as in decoding) than on a block-wise one gets `coda.row_wise`
+    (`cuda::attentionRowWise`).
 
     `without` turns default paths off for A/B runs: `tma-halves` (a rotation into halves is
     staged and copied), `tma-contract` (a contracted result is stored by each thread),

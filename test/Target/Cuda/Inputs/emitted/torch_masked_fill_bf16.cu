@@ -268,6 +268,7 @@ struct main_a0 {
     k1 = Sk;
   }
   static constexpr int dilation = 1;
+  static constexpr bool rowWise = false;
   static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
     return true;
   }

@@ -1,7 +1,7 @@
 // One function per feature of the attention kernel, for nvcc (../attention.test): GQA with
 // token-major heads and a causal mask and LSE, a sliding window with sinks, dilation, chunks,
 // Longformer's global tokens, a soft-capping score region, f16 with head-major heads,
-// per-sequence lengths. Sizes
+// per-sequence lengths, a runtime mask, and the row-wise kernel (two query rows). Sizes
 // are small: nvcc's time goes by kernel, not by shape.
 
 func.func @causal_gqa(%q: tensor<2x64x8x128xbf16>, %k: tensor<2x64x2x128xbf16>,
@@ -63,4 +63,12 @@ func.func @runtime_mask(%q: tensor<2x4x200x128xbf16>, %blocks: tensor<1x4x2x2xi8
       : tensor<2x4x200x128xbf16>, tensor<2x4x200x128xbf16>, tensor<2x4x200x128xbf16>
       -> tensor<2x4x200x128xbf16>
   return %o : tensor<2x4x200x128xbf16>
+}
+
+func.func @row_wise(%q: tensor<1x2x4x64xbf16>, %k: tensor<1x100x2x64xbf16>)
+    -> (tensor<1x2x4x64xbf16>, tensor<1x4x2xf32>) {
+  %o, %lse = coda.attention %q, %k, %k scale 0.125 mask <causal = true> layout <bshd>
+      : tensor<1x2x4x64xbf16>, tensor<1x100x2x64xbf16>, tensor<1x100x2x64xbf16>
+      -> tensor<1x2x4x64xbf16>, tensor<1x4x2xf32>
+  return %o, %lse : tensor<1x2x4x64xbf16>, tensor<1x4x2xf32>
 }
