@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionMasks.h"
+
 #include "coda/Dialect/Coda/IR/CodaOps.h"
 #include "coda/Transforms/KernelQueries.h"
 #include "coda/Transforms/Passes.h"
@@ -393,108 +395,12 @@ Value matchSoftmax(Value p) {
 }
 
 /// A linear form a·j + b·i + c of the query index i and key index j.
-struct Linear {
-  int64_t a = 0, b = 0, c = 0;
-};
-
-/// Which loop (the query's or the key's: the last two of `g`) the position tensor `operand` of
-/// `g` holds the index of: a 1-D `index_cast(linalg.index 0)` generic, reshaped with unit
-/// dimensions.
-std::optional<unsigned> positionLoop(linalg::GenericOp g, OpOperand &operand) {
-  linalg::GenericOp iota = producerGeneric(operand.get());
-  if (!iota || iota.getNumDpsInputs() != 0 || iota.getNumLoops() != 1)
-    return std::nullopt;
-  Value y = cast<linalg::YieldOp>(iota.getBody()->getTerminator()).getOperand(0);
-  if (auto cast = y.getDefiningOp<arith::IndexCastOp>())
-    y = cast.getIn();
-  auto index = y.getDefiningOp<linalg::IndexOp>();
-  if (!index || index.getDim() != 0)
-    return std::nullopt;
-  std::optional<SmallVector<unsigned>> dims =
-      getReadDims(g.getMatchingIndexingMap(&operand), cast<ShapedType>(operand.get().getType()));
-  unsigned key = g.getNumLoops() - 1;
-  if (!dims || dims->size() != 1 || ((*dims)[0] != key - 1 && (*dims)[0] != key))
-    return std::nullopt;
-  return (*dims)[0];
-}
-
-std::optional<Linear> linearForm(linalg::GenericOp g, Value v) {
-  if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
-    return linearForm(g, cast.getIn());
-  if (auto c = v.getDefiningOp<arith::ConstantOp>())
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      return Linear{0, 0, i.getInt()};
-  if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
-    std::optional<Linear> l = linearForm(g, sub.getLhs()), r = linearForm(g, sub.getRhs());
-    if (l && r)
-      return Linear{l->a - r->a, l->b - r->b, l->c - r->c};
-    return std::nullopt;
-  }
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg || arg.getOwner() != g.getBody() || arg.getArgNumber() >= g.getNumDpsInputs())
-    return std::nullopt;
-  std::optional<unsigned> loop = positionLoop(g, *g.getDpsInputOperand(arg.getArgNumber()));
-  if (!loop)
-    return std::nullopt;
-  return *loop == g.getNumLoops() - 1 ? Linear{1, 0, 0} : Linear{0, 1, 0};
-}
-
-bool holds(arith::CmpIPredicate p, int64_t x) {
-  switch (p) {
-  case arith::CmpIPredicate::slt: return x < 0;
-  case arith::CmpIPredicate::sle: return x <= 0;
-  case arith::CmpIPredicate::sgt: return x > 0;
-  case arith::CmpIPredicate::sge: return x >= 0;
-  case arith::CmpIPredicate::eq: return x == 0;
-  case arith::CmpIPredicate::ne: return x != 0;
-  default: llvm_unreachable("unsigned predicates are refused before");
-  }
-}
-
-/// A condition of generic `g` on the query and key positions that depends on their distance
-/// d = j - i alone (comparisons of j - i with constants, combined with and/or/xor), as a
-/// function of d; none for anything else.
-std::optional<std::function<bool(int64_t)>> distanceCondition(linalg::GenericOp g, Value c) {
-  using Fn = std::function<bool(int64_t)>;
-  if (auto cst = c.getDefiningOp<arith::ConstantOp>())
-    if (auto b = dyn_cast<IntegerAttr>(cst.getValue()); b && b.getType().isInteger(1)) {
-      bool value = b.getValue().getBoolValue();
-      return Fn([value](int64_t) { return value; });
-    }
-  if (auto cmp = c.getDefiningOp<arith::CmpIOp>()) {
-    if (!llvm::is_contained({arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
-                             arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge,
-                             arith::CmpIPredicate::eq, arith::CmpIPredicate::ne},
-                            cmp.getPredicate()))
-      return std::nullopt;
-    std::optional<Linear> l = linearForm(g, cmp.getLhs()), r = linearForm(g, cmp.getRhs());
-    if (!l || !r)
-      return std::nullopt;
-    Linear d{l->a - r->a, l->b - r->b, l->c - r->c};
-    if (d.a != -d.b)
-      return std::nullopt;
-    arith::CmpIPredicate p = cmp.getPredicate();
-    return Fn([p, d](int64_t dist) { return holds(p, d.a * dist + d.c); });
-  }
-  Operation *op = c.getDefiningOp();
-  if (!isa_and_nonnull<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op))
-    return std::nullopt;
-  auto x = distanceCondition(g, op->getOperand(0)), y = distanceCondition(g, op->getOperand(1));
-  if (!x || !y)
-    return std::nullopt;
-  if (isa<arith::AndIOp>(op))
-    return Fn([x, y](int64_t d) { return (*x)(d) && (*y)(d); });
-  if (isa<arith::OrIOp>(op))
-    return Fn([x, y](int64_t d) { return (*x)(d) || (*y)(d); });
-  return Fn([x, y](int64_t d) { return (*x)(d) != (*y)(d); });
-}
-
 bool isMinusInf(std::optional<double> c) { return c && std::isinf(*c) && *c < 0; }
 
-/// What the score chain does to q·kᵀ: a scale, and the distances j - i it hides.
+/// What the score chain does to q·kᵀ: a scale, and the conditions on positions that hide keys.
 struct ScoreEdit {
   double scale = 1.0;
-  SmallVector<std::function<bool(int64_t)>> hidden;
+  SmallVector<masks::HiddenTerm> hidden;
   linalg::BatchMatmulOp qk;
   /// A boolean mask tensor the scores read (attn_mask): the operand, and whether true hides.
   OpOperand *runtime = nullptr;
@@ -514,8 +420,8 @@ LogicalResult matchRuntimeMask(linalg::GenericOp g, Value c, bool hidesWhenTrue,
   return success();
 }
 
-/// A mask term of generic `g`, select(cond(j - i), 0 | -inf, -inf | 0) added to the scores:
-/// the distances it hides, added to `edit`.
+/// A mask term of generic `g`, select(cond(i, j), 0 | -inf, -inf | 0) added to the scores:
+/// the condition on positions, added to `edit` (or a mask given as data).
 LogicalResult matchMaskTerm(linalg::GenericOp g, Value m, ScoreEdit &edit) {
   // A bf16 program builds the additive mask in bf16 and widens it.
   if (auto ext = m.getDefiningOp<arith::ExtFOp>())
@@ -528,47 +434,16 @@ LogicalResult matchMaskTerm(linalg::GenericOp g, Value m, ScoreEdit &edit) {
   bool hideWhenTrue = isMinusInf(t) && f == 0.0;
   if (!hideWhenTrue && !(isMinusInf(f) && t == 0.0))
     return failure();
-  auto cond = distanceCondition(g, sel.getCondition());
+  std::optional<masks::PositionCondition> cond =
+      masks::matchPositionCondition(g, sel.getCondition());
   if (!cond)
     return matchRuntimeMask(g, sel.getCondition(), hideWhenTrue, edit);
-  edit.hidden.push_back([cond = *cond, hideWhenTrue](int64_t d) { return cond(d) == hideWhenTrue; });
+  edit.hidden.push_back({*cond, hideWhenTrue});
   return success();
 }
 
-/// The band of distances `edit` leaves visible as a #coda.mask (query i at position i: Sq =
-/// Sk): dense, causal, or a window; none when the visible distances are not one interval that
-/// the mask can say.
-std::optional<MaskAttr> bandMask(MLIRContext *ctx, const ScoreEdit &edit, int64_t sq,
-                                 int64_t sk) {
-  if (edit.hidden.empty())
-    return MaskAttr();
-  // Every distance is tried: sequences of up to 2^24 positions.
-  if (sq != sk || sq > (int64_t(1) << 24))
-    return std::nullopt;
-  std::optional<int64_t> lo, hi;
-  bool gap = false;
-  for (int64_t d = -(sq - 1); d <= sk - 1; ++d) {
-    bool seen = llvm::none_of(edit.hidden, [&](const auto &hides) { return hides(d); });
-    if (seen && hi && *hi != d - 1)
-      gap = true;
-    if (seen) {
-      lo = lo ? lo : d;
-      hi = d;
-    }
-  }
-  // Visible distances [lo, hi]: j <= i + hi and j >= i + lo.
-  if (gap || !lo || *hi < 0 || *lo > 0)
-    return std::nullopt;
-  bool causal = *hi == 0;
-  int64_t right = causal || *hi == sk - 1 ? -1 : *hi;
-  int64_t left = *lo == -(sq - 1) ? -1 : -*lo;
-  if (!causal && left < 0 && right < 0)
-    return MaskAttr();
-  return MaskAttr::get(ctx, causal, left, right, 1, 0, 0, 0);
-}
-
 /// The scores' elementwise chain back to the product q·kᵀ: each generic computes c·s, plus
-/// mask terms on the distance j - i (added -inf, or a select of -inf).
+/// mask terms on the positions (added -inf, or a select of -inf).
 FailureOr<ScoreEdit> matchScoreChain(Value s) {
   ScoreEdit edit;
   while (!(edit.qk = s.getDefiningOp<linalg::BatchMatmulOp>())) {
@@ -626,10 +501,9 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
         bool keepWhenTrue = isMinusInf(floatConstant(sel.getFalseValue()));
         if (!keepWhenTrue && !isMinusInf(floatConstant(sel.getTrueValue())))
           return failure();
-        auto cond = distanceCondition(g, sel.getCondition());
-        if (cond)
-          edit.hidden.push_back(
-              [cond = *cond, keepWhenTrue](int64_t d) { return cond(d) != keepWhenTrue; });
+        if (std::optional<masks::PositionCondition> cond =
+                masks::matchPositionCondition(g, sel.getCondition()))
+          edit.hidden.push_back({*cond, !keepWhenTrue});
         else if (failed(matchRuntimeMask(g, sel.getCondition(), !keepWhenTrue, edit)))
           return failure();
         x = keepWhenTrue ? sel.getTrueValue() : sel.getFalseValue();
@@ -866,8 +740,8 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   FailureOr<ScoreEdit> edit = matchScoreChain(s);
   if (failed(edit))
     return false;
-  std::optional<MaskAttr> mask =
-      bandMask(pv.getContext(), *edit, scoreType.getDimSize(1), scoreType.getDimSize(2));
+  std::optional<MaskAttr> mask = masks::fitMask(pv.getContext(), edit->hidden,
+                                                scoreType.getDimSize(1), scoreType.getDimSize(2));
   if (!mask)
     return false;
   // A runtime mask's positions are 32-bit in the kernels.
