@@ -43,9 +43,12 @@ if want_nvcc and os.path.exists(nvcc) and cutlass_root and \
     config.available_features.add("nvcc-cutlass")
     config.substitutions.append(("%nvcc", nvcc))
     # The flags of docs/cuda-backend.md: sm_90a machine code only (no compute_90 PTX, which
-    # cannot hold wgmma and would cost a second device compile).
+    # cannot hold wgmma and would cost a second device compile), and the implicit 16-bit
+    # conversions off, as torch.utils.cpp_extension builds the bindings.
     config.substitutions.append(("%cuda_flags",
-        "-std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -gencode arch=compute_90a,code=sm_90a"))
+        "-std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -gencode arch=compute_90a,code=sm_90a "
+        "-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ "
+        "-D__CUDA_NO_BFLOAT16_CONVERSIONS__ -D__CUDA_NO_HALF2_OPERATORS__"))
     # The emitted kernels include coda's runtime headers and CUTLASS.
     config.substitutions.append(("%kernel_includes",
         "-I{0}/include -I{1}/include -I{1}/tools/util/include".format(config.coda_src_root, cutlass_root)))

@@ -252,6 +252,31 @@ def masked_softmax_attention(q, k, v, hidden):
     return torch.softmax(scores.masked_fill(hidden, float("-inf")), dim=-1) @ v
 
 
+def position_mask(kind, sq, sk):
+    """Masks written from positions, as FlexAttention's mask_mod or hand-written model code
+    writes them: query i, key j (bottom-right aligned), True where the key is visible."""
+    i = torch.arange(sq)[:, None] + (sk - sq)
+    j = torch.arange(sk)[None, :]
+    if kind == "dilated":  # LongNet-style: every 4th key before the query
+        return (j <= i) & ((i - j) % 4 == 0)
+    if kind == "chunked":  # Llama-4-style chunked local attention
+        return (j <= i) & (i // 64 == j // 64)
+    if kind == "longformer":  # a band of 16 each side and 8 global tokens
+        return ((i - j).abs() <= 16) | (i < 8) | (j < 8)
+    if kind == "sinks":  # StreamingLLM: a window of 32 and 4 sink tokens
+        return (j <= i) & ((i - j < 32) | (j < 4))
+    if kind == "irregular":  # dilated, and one more key for one query: no #coda.mask says it
+        return ((j <= i) & ((i - j) % 4 == 0)) | ((i == 5) & (j == 0))
+    raise ValueError(kind)
+
+
+def sdpa_positions(kind):
+    def attention(q, k, v):
+        return F.scaled_dot_product_attention(
+            q, k, v, attn_mask=position_mask(kind, q.shape[-2], k.shape[-2]))
+    return attention
+
+
 def heads(*shape):
     return r(*shape).to(torch.bfloat16)
 
@@ -263,6 +288,9 @@ ATTENTION = {
                                          heads(B, KVH, AS, AD))),
     "sdpa_mask_bf16": (sdpa_mask, lambda: tuple(heads(B, H, AS, AD) for _ in range(3)) + (
         torch.rand(AS, AS) > 0.5,)),
+    **{f"sdpa_{kind}_bf16": (sdpa_positions(kind), lambda: tuple(
+        heads(B, H, AS, AD) for _ in range(3)))
+       for kind in ("dilated", "chunked", "longformer", "sinks", "irregular")},
     "masked_fill": (masked_softmax_attention, lambda: tuple(
         r(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
     "masked_fill_bf16": (masked_softmax_attention, lambda: tuple(

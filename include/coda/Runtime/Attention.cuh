@@ -100,6 +100,16 @@ template <> struct Mma<__half> {
   }
 };
 
+/// 16-bit elements to and from fp32 (explicitly: PyTorch extensions build without the
+/// implicit conversions).
+__device__ __forceinline__ float toFloat(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ __forceinline__ float toFloat(__half x) { return __half2float(x); }
+template <class T> __device__ __forceinline__ T fromFloat(float x);
+template <> __device__ __forceinline__ __nv_bfloat16 fromFloat(float x) {
+  return __float2bfloat16(x);
+}
+template <> __device__ __forceinline__ __half fromFloat(float x) { return __float2half(x); }
+
 __device__ __forceinline__ unsigned smemAddress(const void *p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
@@ -166,6 +176,18 @@ template <class Problem> struct RuntimeMask {
     if constexpr (!Problem::hasBlocks)
       return 1;
     return blocks[(slice * kTilesQ + q0 / kTile) * kTilesK + k0 / kTile];
+  }
+  /// The four words of query i's bits over keys [k0, k0 + 128) (k0 a multiple of 128), for
+  /// visibleIn: a tile of class 2 reads them once per row, not once per key.
+  __device__ __forceinline__ void rowWords(int i, int k0, unsigned (&w)[4]) const {
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+      w[t] = i < Problem::Sq && k0 / 32 + t < kWords
+                 ? bits[(slice * Problem::Sq + i) * kWords + k0 / 32 + t]
+                 : 0u;
+  }
+  static __device__ __forceinline__ bool visibleIn(const unsigned (&w)[4], int key) {
+    return w[key / 32] >> (key % 32) & 1u;
   }
   /// Key j visible to query i (i < Sq, j < Sk) in a tile of class `cls`.
   __device__ __forceinline__ bool visible(int cls, int i, int j) const {
@@ -372,8 +394,8 @@ __global__ void __launch_bounds__(kWarps * 32)
 
   for (int e = threadIdx.x; e < kRows * D; e += kWarps * 32) {
     int r = r0 + e / D, c = e % D;
-    sq[e / D][c] = r < r1 ? static_cast<float>(q[Problem::qOffset(b, g * rep + r % rep) +
-                                                 static_cast<long long>(r / rep) * Problem::qStride + c])
+    sq[e / D][c] = r < r1 ? toFloat(q[Problem::qOffset(b, g * rep + r % rep) +
+                                      static_cast<long long>(r / rep) * Problem::qStride + c])
                           : 0.f;
   }
 
@@ -419,7 +441,7 @@ __global__ void __launch_bounds__(kWarps * 32)
         const T *kv = reinterpret_cast<const T *>(&chunk);
 #pragma unroll
         for (int e = 0; e < 8; ++e)
-          dot = fmaf(sq[local][c + e], static_cast<float>(kv[e]), dot);
+          dot = fmaf(sq[local][c + e], toFloat(kv[e]), dot);
       }
       float x = dot * Problem::scale;
       if (Problem::hasScore)
@@ -447,7 +469,7 @@ __global__ void __launch_bounds__(kWarps * 32)
 #pragma unroll
         for (int c = 0; c < kCols; ++c)
           if (lane + 32 * c < D)
-            o[w][c] = fmaf(pj, static_cast<float>(sv[j * D + lane + 32 * c]), o[w][c]);
+            o[w][c] = fmaf(pj, toFloat(sv[j * D + lane + 32 * c]), o[w][c]);
       }
     }
   }
@@ -468,7 +490,7 @@ __global__ void __launch_bounds__(kWarps * 32)
 #pragma unroll
     for (int c = 0; c < kCols; ++c)
       if (lane + 32 * c < D)
-        row[lane + 32 * c] = static_cast<T>(o[w][c] * inv);
+        row[lane + 32 * c] = fromFloat<T>(o[w][c] * inv);
     if (lse && lane == 0)
       lse[(static_cast<long long>(b) * Problem::Hq + h) * Problem::Sq + i] =
           sum > 0.f ? (rowMax[w] + log2f(sum)) * 0.6931471805599453f : -CUDART_INF_F;
@@ -691,17 +713,24 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int cls = runtime.tileClass(q0, local.at(k0));
     const bool full = cls == 1 && k1 == k0 + kBlockN &&
                       Problem::fullBlock(len, q0, q1, local.at(k0), local.end(k1));
+    // A tile of class 2: this thread's two rows of bits, read once.
+    unsigned words[2][4] = {};
+    if (Problem::hasBlocks && cls == 2)
+      for (int r = 0; r < 2; ++r)
+        runtime.rowWords(rowBase + r * 8, k0, words[r]);
     if (Problem::hasScore || !full)
 #pragma unroll
       for (int n = 0; n < kTilesN; ++n)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          int i = local.at(rowBase + (e / 2) * 8), j = local.at(k0 + n * 8 + quadCol * 2 + e % 2);
+          int key = n * 8 + quadCol * 2 + e % 2;
+          int i = local.at(rowBase + (e / 2) * 8), j = local.at(k0 + key);
           float x = s[4 * n + e];
           if (Problem::hasScore)
             x = Problem::score(x * Problem::scale, b, h, i, j);
           if (!full && (j >= Problem::Sk || !Problem::visible(len, i, j) || i >= Problem::Sq ||
-                        !runtime.visible(cls, i, j)))
+                        (Problem::hasBlocks && cls != 1 &&
+                         !(cls == 2 && RuntimeMask<Problem>::visibleIn(words[e / 2], key)))))
             x = -CUDART_INF_F;
           s[4 * n + e] = x;
         }

@@ -251,10 +251,12 @@ def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
     * a broadcast of each KV head over its group of query heads (`repeat_kv`,
       `repeat_interleave`) becomes grouped-query attention;
     * constant factors on q, on k and on the scores multiply into `scale`;
-    * a mask on the distance `j - i` of positions built from position vectors (an additive
-      `select(cond, 0, -inf)`, or `select(cond, s, -inf)` as `masked_fill` writes it) that
-      leaves one band of distances visible becomes `#coda.mask` (Sq = Sk): causal, a sliding
-      window, or a bound on either side;
+    * a mask computed from position vectors (an additive `select(cond, 0, -inf)`, or
+      `select(cond, s, -inf)` as `masked_fill` writes it) becomes the `#coda.mask` equal to
+      it (causal, windows, dilation, chunks, sinks, global tokens) where it depends on the
+      positions through the distance `j - i`, thresholds on i or on j and chunks
+      `floor(i / C) == floor(j / C)`: candidates from the program's constants are proved
+      equal on one pair per class of those;
     * a boolean mask read as data (SDPA's `attn_mask`, a `masked_fill` condition), `[Sq, Sk]`
       or `[Mb, Mh, Sq, Sk]` with Mb 1 or B and Mh 1 or H, becomes the op's runtime mask: a
       run-once preparation function (`coda.weight_prep`) computes its blocks and bits;
@@ -264,7 +266,8 @@ def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
     Where the elementwise steps of the softmax come as separate generics (the decomposition
     of `F.scaled_dot_product_attention` in a program with nothing else to fuse), chains of
     them are fused first (never into a product or a reduction). Attention with any other mask
-    or score edit is left as it is.
+    or score edit is left as it is. In `--coda-fuse` it runs after `--coda-fuse-rope` and
+    before the leftovers between kernels are merged.
   }];
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::linalg::LinalgDialect", "::mlir::func::FuncDialect",
