@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <algorithm>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -256,17 +258,25 @@ private:
     std::optional<Kind> kind = joinKinds(ptrs);
     // Linear forms through sums, differences and products by constants.
     auto lin = [&](unsigned k) { return xs[k].linear; };
+    // (A coefficient that overflows leaves the form unknown.)
     if (isa<arith::AddIOp, arith::SubIOp>(op) && lin(0) && lin(1)) {
-      int64_t sign = isa<arith::SubIOp>(op) ? -1 : 1;
-      e.linear = std::array<int64_t, 3>{(*lin(0))[0] + sign * (*lin(1))[0],
-                                        (*lin(0))[1] + sign * (*lin(1))[1],
-                                        (*lin(0))[2] + sign * (*lin(1))[2]};
+      std::array<int64_t, 3> l = *lin(0), r = *lin(1), sum;
+      bool overflow = false;
+      for (int k = 0; k < 3; ++k)
+        overflow |= isa<arith::SubIOp>(op) ? __builtin_sub_overflow(l[k], r[k], &sum[k])
+                                           : __builtin_add_overflow(l[k], r[k], &sum[k]);
+      if (!overflow)
+        e.linear = sum;
     } else if (isa<arith::MulIOp>(op) && lin(0) && lin(1) &&
                (xs[0].kind == Kind::Const || xs[1].kind == Kind::Const)) {
       unsigned c = xs[0].kind == Kind::Const ? 0 : 1;
       int64_t k = (*lin(c))[2];
-      std::array<int64_t, 3> l = *lin(1 - c);
-      e.linear = std::array<int64_t, 3>{k * l[0], k * l[1], k * l[2]};
+      std::array<int64_t, 3> l = *lin(1 - c), product;
+      bool overflow = false;
+      for (int m = 0; m < 3; ++m)
+        overflow |= __builtin_mul_overflow(k, l[m], &product[m]);
+      if (!overflow)
+        e.linear = product;
     }
     if (e.linear)
       kind = kindOfLinear(*e.linear);
@@ -326,8 +336,8 @@ private:
         return integer(std::min(a, b));
       if (op == "math.absi")
         return integer(a < 0 ? -a : a);
-      if (b == 0)
-        return std::nullopt; // a division by zero: not a mask coda says
+      if (b == 0 || (b == -1 && a == std::numeric_limits<int64_t>::min()))
+        return std::nullopt; // a division that traps: not a mask coda says
       if (op == "arith.remsi")
         return integer(a % b);
       if (op == "arith.divsi")
@@ -365,7 +375,11 @@ private:
         return std::nullopt; // i and j with other weights
       // A threshold on i or on j: a·t + c changes sign between ⌊−c/a⌋ and the next integer.
       unsigned which = kind == Kind::IOnly ? 0 : 1;
-      int64_t t = floorDiv(-diff[2], diff[which]);
+      // Positions are below 2^31: a threshold past that range is clamped to its edge.
+      constexpr int64_t kFar = int64_t(1) << 32;
+      if (diff[2] == std::numeric_limits<int64_t>::min())
+        return std::nullopt;
+      int64_t t = std::clamp<int64_t>(floorDiv(-diff[2], diff[which]), -kFar, kFar);
       std::set<int64_t> &thresholds = which == 0 ? e.deps.iThresholds : e.deps.jThresholds;
       thresholds.insert({t, t + 1, t + 2});
       return e;
@@ -468,12 +482,15 @@ bool forEachClass(const std::set<int64_t> &iPoints, const std::set<int64_t> &jPo
                   int64_t chunk, int64_t sq, int64_t sk, int64_t budget,
                   const std::function<bool(int64_t, int64_t)> &fn) {
   SmallVector<int64_t> is = cuts(iPoints, sq), js = cuts(jPoints, sk);
-  int64_t period = std::max<int64_t>(chunk, 1), classes = 0;
+  // Queries are below sq: residues past it hold none.
+  int64_t period = std::clamp<int64_t>(chunk, 1, sq), classes = 0;
   for (size_t a = 0; a + 1 < is.size(); ++a)
-    for (size_t b = 0; b + 1 < js.size(); ++b)
-      classes += (js[b + 1] - js[b] + is[a + 1] - is[a]) * period;
-  if (classes > budget)
-    return false;
+    for (size_t b = 0; b + 1 < js.size(); ++b) {
+      int64_t more = (js[b + 1] - js[b] + is[a + 1] - is[a]) * period;
+      if (more > budget - classes)
+        return false;
+      classes += more;
+    }
   for (size_t a = 0; a + 1 < is.size(); ++a)
     for (size_t b = 0; b + 1 < js.size(); ++b) {
       int64_t i0 = is[a], i1 = is[a + 1] - 1, j0 = js[b], j1 = js[b + 1] - 1;
