@@ -17,9 +17,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -521,7 +522,71 @@ std::optional<PositionCondition> masks::matchPositionCondition(linalg::GenericOp
                              std::optional<Num> n = eval(i, j);
                              return n ? std::optional<bool>(n->i != 0) : std::nullopt;
                            },
-                           e->deps};
+                           e->deps, cond, g};
+}
+
+Value masks::materializeVisible(OpBuilder &b, Location loc, ArrayRef<HiddenTerm> hidden,
+                                int64_t sq, int64_t sk) {
+  auto type = RankedTensorType::get({sq, sk}, b.getI1Type());
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  AffineMap id = b.getMultiDimIdentityMap(2);
+  auto generic = linalg::GenericOp::create(
+      b, loc, type, ValueRange{}, ValueRange{init}, ArrayRef<AffineMap>{id},
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        Value position[2] = {linalg::IndexOp::create(nb, l, 0), linalg::IndexOp::create(nb, l, 1)};
+        Value visible = arith::ConstantIntOp::create(nb, l, 1, 1);
+        for (const HiddenTerm &term : hidden) {
+          linalg::GenericOp g = term.cond.owner;
+          Block *body = g.getBody();
+          unsigned key = g.getNumLoops() - 1;
+          // The condition's ops in the body, and the block arguments they read.
+          SetVector<Operation *> slice, outer;
+          DenseSet<Value> read;
+          SmallVector<Value> work{term.cond.value};
+          while (!work.empty()) {
+            Value v = work.pop_back_val();
+            if (isa<BlockArgument>(v))
+              read.insert(v);
+            Operation *op = v.getDefiningOp();
+            if (op && op->getBlock() != body && isa<arith::ConstantOp>(op))
+              outer.insert(op);
+            if (!op || op->getBlock() != body || !slice.insert(op))
+              continue;
+            llvm::append_range(work, op->getOperands());
+          }
+          // Constants from outside the body, position tensors read at this point, splat
+          // constants as scalars.
+          IRMapping map;
+          for (Operation *c : outer)
+            nb.clone(*c, map);
+          for (OpOperand *in : g.getDpsInputOperands()) {
+            BlockArgument arg = g.getMatchingBlockArgument(in);
+            if (!read.contains(arg))
+              continue;
+            if (std::optional<unsigned> loop = positionLoop(g, *in)) {
+              Value at = position[*loop == key ? 1 : 0];
+              map.map(arg, arg.getType().isIndex()
+                               ? at
+                               : arith::IndexCastOp::create(nb, l, arg.getType(), at).getResult());
+            } else if (auto c = in->get().getDefiningOp<arith::ConstantOp>()) {
+              auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+              if (dense && dense.isSplat())
+                map.map(arg, arith::ConstantOp::create(nb, l, dense.getSplatValue<TypedAttr>()));
+            }
+          }
+          for (Operation &op : body->without_terminator())
+            if (slice.contains(&op))
+              nb.clone(op, map);
+          Value shown = map.lookupOrDefault(term.cond.value);
+          if (term.hidesWhen)
+            shown = arith::XOrIOp::create(nb, l, shown,
+                                          arith::ConstantIntOp::create(nb, l, 1, 1));
+          visible = arith::AndIOp::create(nb, l, visible, shown);
+        }
+        linalg::YieldOp::create(nb, l, visible);
+      });
+  return generic.getResult(0);
 }
 
 std::optional<MaskAttr> masks::fitMask(MLIRContext *ctx, ArrayRef<HiddenTerm> hidden,

@@ -39,6 +39,9 @@ struct Dependence {
 struct PositionCondition {
   std::function<std::optional<bool>(int64_t i, int64_t j)> eval;
   Dependence deps;
+  /// The condition in the IR: an i1 value of `owner`'s body.
+  Value value;
+  linalg::GenericOp owner;
 };
 
 /// `cond` (an i1 value in the body of `g`) as a condition on positions whose dependence on i
@@ -57,6 +60,12 @@ struct HiddenTerm {
 /// none when no mask the attribute can say is equal (or proving it would take too long).
 std::optional<MaskAttr> fitMask(MLIRContext *ctx, ArrayRef<HiddenTerm> hidden, int64_t sq,
                                 int64_t sk);
+
+/// A [Sq, Sk] i1 tensor, true where no term hides key j from query i: one generic over the
+/// two positions (linalg.index) that recomputes each term's condition (and the constants it
+/// reads), for a mask that no #coda.mask says and becomes a runtime mask.
+Value materializeVisible(OpBuilder &b, Location loc, ArrayRef<HiddenTerm> hidden, int64_t sq,
+                         int64_t sk);
 
 } // namespace mlir::coda::masks
 

@@ -538,6 +538,25 @@ std::optional<std::pair<int64_t, int64_t>> runtimeMaskSizes(OpOperand &operand) 
   return std::make_pair(type.getDimSize(0), type.getDimSize(1));
 }
 
+/// A call of a run-once function (`coda.weight_prep`, no arguments) that computes the [Sq, Sk]
+/// boolean mask the position conditions `hidden` leave visible.
+Value positionMask(RewriterBase &rewriter, Location loc, ModuleOp module,
+                   ArrayRef<masks::HiddenTerm> hidden, int64_t sq, int64_t sk) {
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToEnd(module.getBody());
+  auto type = RankedTensorType::get({sq, sk}, b.getI1Type());
+  auto func = func::FuncOp::create(
+      b, module.getLoc(),
+      "coda_attention_positions_" + std::to_string(sq) + "x" + std::to_string(sk),
+      b.getFunctionType({}, {type}));
+  SymbolTable(module).insert(func); // renamed where the name is taken
+  func.setPrivate();
+  func->setAttr(CodaDialect::getWeightPrepAttrName(), b.getUnitAttr());
+  b.setInsertionPointToStart(func.addEntryBlock());
+  func::ReturnOp::create(b, loc, masks::materializeVisible(b, loc, hidden, sq, sk));
+  return func::CallOp::create(rewriter, loc, func, ValueRange{}).getResult(0);
+}
+
 /// The run-once preparation (`coda.weight_prep`) of a boolean mask [Sq, Sk] or [Mb, Mh, Sq, Sk]
 /// into coda.attention's blocks (the class of each 128 × 128 tile) and bits (a bit per key):
 /// a tile of only visible keys is class 1, one with some is class 2, one with none class 0.
@@ -740,15 +759,20 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   FailureOr<ScoreEdit> edit = matchScoreChain(s);
   if (failed(edit))
     return false;
-  std::optional<MaskAttr> mask = masks::fitMask(pv.getContext(), edit->hidden,
-                                                scoreType.getDimSize(1), scoreType.getDimSize(2));
+  int64_t sq = scoreType.getDimSize(1), sk = scoreType.getDimSize(2);
+  std::optional<MaskAttr> mask = masks::fitMask(pv.getContext(), edit->hidden, sq, sk);
+  // A mask on positions that no #coda.mask says becomes a runtime mask, computed from the
+  // positions once (beside a mask given as data, it is left as written).
+  bool fromPositions = !mask && !edit->runtime && !edit->hidden.empty();
+  if (fromPositions)
+    mask = MaskAttr();
   if (!mask)
     return false;
   // A runtime mask's positions are 32-bit in the kernels.
   std::optional<std::pair<int64_t, int64_t>> runtimeSizes;
-  if (edit->runtime &&
-      (!(runtimeSizes = runtimeMaskSizes(*edit->runtime)) ||
-       scoreType.getDimSize(1) >= (int64_t(1) << 31) || scoreType.getDimSize(2) >= (int64_t(1) << 31)))
+  if ((edit->runtime || fromPositions) && (sq >= (int64_t(1) << 31) || sk >= (int64_t(1) << 31)))
+    return false;
+  if (edit->runtime && !(runtimeSizes = runtimeMaskSizes(*edit->runtime)))
     return false;
   linalg::BatchMatmulOp qk = edit->qk;
   auto qkFill = qk.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
@@ -805,8 +829,14 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
   double scale = q.scale * k.scale * edit->scale;
   // A mask given as data: its blocks and bits, prepared once.
   Value blocks, bits;
-  if (edit->runtime) {
-    Value m = edit->runtime->get();
+  if (fromPositions) {
+    runtimeSizes = std::make_pair<int64_t, int64_t>(1, 1);
+    edit->runtimeHidesWhenTrue = false;
+  }
+  if (edit->runtime || fromPositions) {
+    Value m = fromPositions ? positionMask(rewriter, loc, pv->getParentOfType<ModuleOp>(),
+                                           edit->hidden, sq, sk)
+                            : edit->runtime->get();
     func::FuncOp prep = maskPreparation(pv->getParentOfType<ModuleOp>(),
                                         cast<RankedTensorType>(m.getType()), runtimeSizes->first,
                                         runtimeSizes->second, edit->runtimeHidesWhenTrue);

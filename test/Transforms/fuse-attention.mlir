@@ -2,8 +2,9 @@
 // --coda-fuse-attention sees), becomes one coda.attention. Each input is cut from an example
 // layer: F.scaled_dot_product_attention(is_causal=True) over GQA heads of a [B, S, D] bf16
 // program (examples/torch/hf_llama_bf16.mlir), and an explicit causal softmax over the heads of
-// a [tokens, D] f32 program (examples/torch/gpt2_block.mlir). A mask that is not causal stays
-// as written. Every rewritten program is run against its input.
+// a [tokens, D] f32 program (examples/torch/gpt2_block.mlir). A mask on positions that no
+// #coda.mask says becomes a runtime mask computed once. Every rewritten program is run against
+// its input.
 // RUN: split-file %s %t
 // RUN: coda-opt --coda-fuse-attention %t/sdpa.mlir -o %t/sdpa.fused.mlir
 // RUN: FileCheck %s --check-prefix=SDPA < %t/sdpa.fused.mlir
@@ -18,7 +19,9 @@
 // RUN: coda-opt --coda-fuse-attention %t/window.mlir -o %t/window.fused.mlir
 // RUN: FileCheck %s --check-prefix=WINDOW < %t/window.fused.mlir
 // RUN: coda-run %t/window.fused.mlir --against %t/window.mlir --atol 1e-2 --rtol 1e-2 | FileCheck %s --check-prefix=SAME
-// RUN: coda-opt --coda-fuse-attention %t/gap.mlir | FileCheck %s --check-prefix=GAP
+// RUN: coda-opt --coda-fuse-attention %t/gap.mlir -o %t/gap.fused.mlir
+// RUN: FileCheck %s --check-prefix=GAP < %t/gap.fused.mlir
+// RUN: coda-run %t/gap.fused.mlir --against %t/gap.mlir --atol 1e-2 --rtol 1e-2 | FileCheck %s --check-prefix=SAME
 // RUN: coda-opt --coda-fuse-attention %t/unit_batch.mlir -o %t/unit_batch.fused.mlir
 // RUN: FileCheck %s --check-prefix=UNIT < %t/unit_batch.fused.mlir
 // RUN: coda-run %t/unit_batch.fused.mlir --against %t/unit_batch.mlir --atol 1e-2 --rtol 1e-2 | FileCheck %s --check-prefix=SAME
@@ -53,11 +56,17 @@
 // WINDOW-LABEL: func.func @sliding_window
 // WINDOW:       coda.attention {{.*}} mask <causal = true, left = 3> layout <bshd>
 
-// Every key but the one two positions ahead: not one band of distances, left as written.
+// Every key but the one two positions ahead: no #coda.mask says it, so a run-once function
+// computes the mask from the positions and it becomes a runtime mask.
 // GAP-LABEL: func.func @gap
-// GAP-NOT:   coda.attention
-// GAP:       linalg.batch_matmul
-// GAP:       linalg.batch_matmul
+// GAP:       %[[M:.*]] = call @coda_attention_positions_8x8() : () -> tensor<8x8xi1>
+// GAP-NEXT:  %[[P:.*]]:2 = call @coda_attention_mask_1x1x8x8(%[[M]])
+// GAP-NEXT:  coda.attention %arg0, %arg1, %arg2 blocks(%[[P]]#0, %[[P]]#1 : tensor<1x1x1x1xi8>, tensor<1x1x8x1xi32>) scale 2.500000e-01 layout <bshd>
+// GAP-NOT:   linalg.batch_matmul
+// GAP-LABEL: func.func private @coda_attention_positions_8x8() -> tensor<8x8xi1> attributes {coda.weight_prep}
+// GAP:       linalg.generic
+// GAP:       linalg.index 0
+// GAP:       linalg.index 1
 
 // SDPA on [tokens, H·d] heads viewed as [1, H, S, d] (`.view(S, H, d).transpose(0, 1)[None]`,
 // bench/block_programs.py's Llama block), the KV heads repeated from [1, Hkv, 1, S, d]: read

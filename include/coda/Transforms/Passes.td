@@ -256,7 +256,9 @@ def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
       it (causal, windows, dilation, chunks, sinks, global tokens) where it depends on the
       positions through the distance `j - i`, thresholds on i or on j and chunks
       `floor(i / C) == floor(j / C)`: candidates from the program's constants are proved
-      equal on one pair per class of those;
+      equal on one pair per class of those; a mask on positions that no `#coda.mask` says
+      becomes a runtime mask, its positions computed by a run-once function
+      (`coda_attention_positions_<Sq>x<Sk>`, `coda.weight_prep`);
     * a boolean mask read as data (SDPA's `attn_mask`, a `masked_fill` condition), `[Sq, Sk]`
       or `[Mb, Mh, Sq, Sk]` with Mb 1 or B and Mh 1 or H, becomes the op's runtime mask: a
       run-once preparation function (`coda.weight_prep`) computes its blocks and bits;

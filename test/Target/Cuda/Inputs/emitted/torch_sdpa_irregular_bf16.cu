@@ -48,416 +48,336 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
 
 static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
-// main_g0: a linalg.generic over [200] outside the kernels.
-__global__ void main_g0(long long *__restrict__ p0) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 200LL) return;
-  long long d0 = point / 1LL % 200LL;
-  long long v0;
-  long long v1 = d0;
-  long long v2 = v1;
-  v0 = v2;
-  coda::rt::store(p0, d0, v0);
-}
-
-// main_g1: a linalg.generic over [2, 4, 200, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g1(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 1600LL % 4LL;
-  long long d2 = point / 8LL % 200LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v1;
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v, v0v);
-}
-
-// main_g2: a linalg.generic over [2, 4, 200, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g2(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 1600LL % 4LL;
-  long long d2 = point / 8LL % 200LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v1;
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v, v0v);
-}
-
-// main_g3: a linalg.generic over [2, 4, 200, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g3(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 1600LL % 4LL;
-  long long d2 = point / 8LL % 200LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = v1;
-    v0v.v[e] = v2;
-  }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v, v0v);
-}
-
-// main_g4: a linalg.generic over [2, 4, 200, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g4(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 1600LL % 4LL;
-  long long d2 = point / 8LL % 200LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    double v2 = 3.535533906e-01f;
-    float v3 = v2;
-    float v4 = v1 * v3;
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v, v0v);
-}
-
-// main_g5: a linalg.generic over [2, 4, 64, 200] outside the kernels.
-__global__ void main_g5(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 102400LL) return;
-  long long d0 = point / 51200LL % 2LL;
-  long long d1 = point / 12800LL % 4LL;
-  long long d2 = point / 200LL % 64LL;
-  long long d3 = point / 1LL % 200LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 51200LL + d1 * 12800LL + d3 * 64LL + d2);
-  v0 = v1;
-  coda::rt::store(p1, d0 * 51200LL + d1 * 12800LL + d2 * 200LL + d3, v0);
-}
-
-// main_g6: a linalg.generic over [2, 4, 64, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g6(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 1600LL % 4LL;
-  long long d2 = point / 25LL % 64LL;
-  long long d3v = point / 1LL % 25LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 51200LL + d1 * 12800LL + d2 * 200LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    double v2 = 3.535533906e-01f;
-    float v3 = v2;
-    float v4 = v1 * v3;
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 12800LL + d2 * 200LL + d3v, v0v);
-}
-
-// main_g8: a linalg.generic over [8, 200, 200, 64] outside the kernels.
-__global__ void main_g8(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  // One warp per output point.
-  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
-  int lane = threadIdx.x % 32;
-  if (point >= 320000LL) return;
-  long long d0 = point / 40000LL % 8LL;
-  long long d1 = point / 200LL % 200LL;
-  long long d2 = point / 1LL % 200LL;
-  float v0 = 0.f; // this lane's part
-  for (long long d3 = lane * 1LL; d3 < 64LL; d3 += 32) {
-    float v1 = coda::rt::load(p0, d0 * 12800LL + d1 * 64LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 12800LL + d3 * 200LL + d2);
-    float v3 = v1 * v2;
-    v0 = v0 + v3;
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
-  }
-  if (lane != 0) return;
-  coda::rt::store(p2, d0 * 40000LL + d1 * 200LL + d2, 0.000000000e+00f + v0);
-}
-
-// main_g9: a linalg.generic over [2, 4, 200, 200] outside the kernels.
-__global__ void main_g9(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 320000LL) return;
-  long long d0 = point / 160000LL % 2LL;
-  long long d1 = point / 40000LL % 4LL;
-  long long d2 = point / 200LL % 200LL;
-  long long d3 = point / 1LL % 200LL;
-  float v0;
-  float v1 = coda::rt::load(p0, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3);
-  long long v2 = coda::rt::load(p1, 0LL * 200LL + d3);
-  long long v3 = coda::rt::load(p2, d2 + 0LL);
-  long long v4 = 0;
-  bool v5 = v2 == v4;
-  long long v6 = 5;
-  bool v7 = v3 == v6;
-  bool v8 = v7 & v5;
-  long long v9 = v3 - v2;
-  long long v10 = 4;
-  long long v11 = v9 % v10;
-  bool v12 = v11 != v4;
-  bool v13 = v11 < v4;
-  bool v14 = v12 & v13;
-  long long v15 = v11 + v10;
-  long long v16 = v14 ? v15 : v11;
-  bool v17 = v16 == v4;
-  bool v18 = v2 <= v3;
-  bool v19 = v18 & v17;
-  bool v20 = v19 | v8;
-  float v21 = __bfloat162float(__float2bfloat16_rn(0.000000000e+00f));
-  float v22 = __bfloat162float(__float2bfloat16_rn(-INFINITY));
-  float v23 = __bfloat162float(__float2bfloat16_rn(v20 ? v21 : v22));
-  float v24 = v23;
-  float v25 = v1 + v24;
-  v0 = v25;
-  coda::rt::store(p3, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3, v0);
-}
-
-// main_g11: a linalg.generic over [2, 4, 200, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g11(const float *__restrict__ p0, float *__restrict__ p1) {
-  // One warp per output point.
-  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
-  int lane = threadIdx.x % 32;
-  if (point >= 1600LL) return;
-  long long d0 = point / 800LL % 2LL;
-  long long d1 = point / 200LL % 4LL;
-  long long d2 = point / 1LL % 200LL;
-  float v0 = -INFINITY; // this lane's part
-  for (long long d3v = lane * 8LL; d3v < 200LL; d3v += 256) {
-    coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3v);
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) {
-      float v1 = v1v.v[e];
-      v0 = fmaxf(v0, v1);
-    }
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, offset));
-  }
-  if (lane != 0) return;
-  coda::rt::store(p1, d0 * 800LL + d1 * 200LL + d2, fmaxf(-INFINITY, v0));
-}
-
-// main_g12: a linalg.generic over [2, 4, 200, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g12(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// coda_attention_positions_200x200_g0: a linalg.generic over [200, 200] outside the kernels.
+__global__ void coda_attention_positions_200x200_g0(bool *__restrict__ p0) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 40000LL) return;
-  long long d0 = point / 20000LL % 2LL;
-  long long d1 = point / 5000LL % 4LL;
-  long long d2 = point / 25LL % 200LL;
-  long long d3v = point / 1LL % 25LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = coda::rt::load(p1, d0 * 800LL + d1 * 200LL + d2 + 0LL);
-    float v3 = v1 - v2;
-    float v4 = __expf(v3);
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p2, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3v, v0v);
-}
-
-// main_g14: a linalg.generic over [2, 4, 200, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g14(const float *__restrict__ p0, float *__restrict__ p1) {
-  // One warp per output point.
-  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
-  int lane = threadIdx.x % 32;
-  if (point >= 1600LL) return;
-  long long d0 = point / 800LL % 2LL;
-  long long d1 = point / 200LL % 4LL;
-  long long d2 = point / 1LL % 200LL;
-  float v0 = 0.f; // this lane's part
-  for (long long d3v = lane * 8LL; d3v < 200LL; d3v += 256) {
-    coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3v);
-    #pragma unroll
-    for (int e = 0; e < 8; ++e) {
-      float v1 = v1v.v[e];
-      v0 = v0 + v1;
-    }
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
-  }
-  if (lane != 0) return;
-  coda::rt::store(p1, d0 * 800LL + d1 * 200LL + d2 + 0LL, 0.000000000e+00f + v0);
-}
-
-// main_g15: a linalg.generic over [2, 4, 200, 200] outside the kernels.
-__global__ void main_g15(const float *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 320000LL) return;
-  long long d0 = point / 160000LL % 2LL;
-  long long d1 = point / 40000LL % 4LL;
-  long long d2 = point / 200LL % 200LL;
-  long long d3 = point / 1LL % 200LL;
+  long long d0 = point / 200LL % 200LL;
+  long long d1 = point / 1LL % 200LL;
   bool v0;
-  float v1 = coda::rt::load(p0, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3);
-  double v2 = v1;
-  double v3 = -INFINITY;
-  bool v4 = v2 == v3;
-  v0 = v4;
-  coda::rt::store(p1, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3, v0);
+  long long v1 = d0;
+  long long v2 = d1;
+  bool v3 = true;
+  long long v4 = 0;
+  long long v5 = 5;
+  long long v6 = 4;
+  long long v7 = v2;
+  long long v8 = v1;
+  bool v9 = v7 == v4;
+  bool v10 = v8 == v5;
+  bool v11 = v10 & v9;
+  long long v12 = v8 - v7;
+  long long v13 = v12 % v6;
+  bool v14 = v13 != v4;
+  bool v15 = v13 < v4;
+  bool v16 = v14 & v15;
+  long long v17 = v13 + v6;
+  long long v18 = v16 ? v17 : v13;
+  bool v19 = v18 == v4;
+  bool v20 = v7 <= v8;
+  bool v21 = v20 & v19;
+  bool v22 = v21 | v11;
+  bool v23 = v3 & v22;
+  v0 = v23;
+  coda::rt::store(p0, d0 * 200LL + d1, v0);
 }
 
-// main_g16: linalg.fill.
-__global__ void main_g16(bool *__restrict__ dst) {
+// Bytes of device memory coda_attention_positions_200x200_run needs as its workspace.
+extern "C" size_t coda_attention_positions_200x200_run_workspace_size() {
+  size_t scratch = 0;
+  return 0 + scratch;
+}
+
+// @coda_attention_positions_200x200 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_attention_positions_200x200_run(void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 0;
+  coda_attention_positions_200x200_g0<<<157, 256, 0, stream>>>(static_cast<bool *>(result0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  return CODA_OK;
+}
+
+// coda_attention_mask_1x1x200x200_g0: linalg.fill.
+__global__ void coda_attention_mask_1x1x200x200_g0(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point < 1600LL) coda::rt::store(dst, point, -1);
+  if (point < 4LL) coda::rt::store(dst, point, 0);
 }
 
-// main_g17: a linalg.generic over [2, 4, 200, 200] outside the kernels.
-__global__ void main_g17(const bool *__restrict__ p0, bool *__restrict__ p1) {
+// coda_attention_mask_1x1x200x200_g1: a linalg.generic over [1, 1, 2, 2, 128, 128] outside the kernels.
+__global__ void coda_attention_mask_1x1x200x200_g1(const bool *__restrict__ p0, const bool *__restrict__ p1, bool *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 1600LL) return;
-  long long d0 = point / 800LL % 2LL;
-  long long d1 = point / 200LL % 4LL;
-  long long d2 = point / 1LL % 200LL;
-  bool v0 = coda::rt::load(p1, d0 * 800LL + d1 * 200LL + d2 + 0LL);
-  for (long long d3 = 0; d3 < 200LL; ++d3) {
-    bool v1 = coda::rt::load(p0, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3);
-    bool v2 = v1 & v0;
-    v0 = v2;
+  if (point >= 4LL) return;
+  long long d0 = point / 4LL % 1LL;
+  long long d1 = point / 4LL % 1LL;
+  long long d2 = point / 2LL % 2LL;
+  long long d3 = point / 1LL % 2LL;
+  bool v0 = coda::rt::load(p2, d0 * 4LL + d1 * 4LL + d2 * 2LL + d3);
+  for (long long d4 = 0; d4 < 128LL; ++d4) {
+    for (long long d5 = 0; d5 < 128LL; ++d5) {
+      long long v1 = d2;
+      long long v2 = d3;
+      long long v3 = d4;
+      long long v4 = d5;
+      long long v5 = 128;
+      long long v6 = v1 * v5;
+      long long v7 = v6 + v3;
+      long long v8 = v2 * v5;
+      long long v9 = v8 + v4;
+      long long v10 = 200;
+      bool v11 = v9 < v10;
+      long long v12 = 200;
+      bool v13 = v7 < v12;
+      bool v14 = v13 & v11;
+      long long v15 = 199;
+      long long v16 = min(v7, v15);
+      long long v17 = 199;
+      long long v18 = min(v9, v17);
+      bool v19 = coda::rt::load(p1, v16 * 200LL + v18);
+      bool v20 = v19 & v14;
+      bool v21 = v0 | v20;
+      v0 = v21;
+    }
   }
-  coda::rt::store(p1, d0 * 800LL + d1 * 200LL + d2 + 0LL, v0);
+  coda::rt::store(p2, d0 * 4LL + d1 * 4LL + d2 * 2LL + d3, v0);
 }
 
-// main_g18: a linalg.generic over [2, 4, 200, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g18(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// coda_attention_mask_1x1x200x200_g2: linalg.fill.
+__global__ void coda_attention_mask_1x1x200x200_g2(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 40000LL) return;
-  long long d0 = point / 20000LL % 2LL;
-  long long d1 = point / 5000LL % 4LL;
-  long long d2 = point / 25LL % 200LL;
-  long long d3v = point / 1LL % 25LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p1, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    bool v2 = coda::rt::load(p0, d0 * 800LL + d1 * 200LL + d2 + 0LL);
-    float v1 = v1v.v[e];
-    float v3 = coda::rt::load(p2, d0 * 800LL + d1 * 200LL + d2 + 0LL);
-    float v4 = v1 / v3;
-    float v5 = 0.000000000e+00f;
-    float v6 = v2 ? v5 : v4;
-    v0v.v[e] = v6;
-  }
-  coda::rt::store8(p3, d0 * 160000LL + d1 * 40000LL + d2 * 200LL + d3v, v0v);
+  if (point < 4LL) coda::rt::store(dst, point, -1);
 }
 
-// main_g20: a linalg.generic over [8, 200, 64, 200] outside the kernels.
-__global__ void main_g20(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  // One warp per output point.
-  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
-  int lane = threadIdx.x % 32;
-  if (point >= 102400LL) return;
-  long long d0 = point / 12800LL % 8LL;
-  long long d1 = point / 64LL % 200LL;
-  long long d2 = point / 1LL % 64LL;
-  float v0 = 0.f; // this lane's part
-  for (long long d3 = lane * 1LL; d3 < 200LL; d3 += 32) {
-    float v1 = coda::rt::load(p0, d0 * 40000LL + d1 * 200LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 12800LL + d3 * 64LL + d2);
-    float v3 = v1 * v2;
-    v0 = v0 + v3;
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
-  }
-  if (lane != 0) return;
-  coda::rt::store(p2, d0 * 12800LL + d1 * 64LL + d2, 0.000000000e+00f + v0);
-}
-
-// main_g21: a linalg.generic over [2, 4, 200, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g21(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// coda_attention_mask_1x1x200x200_g3: a linalg.generic over [1, 1, 2, 2, 128, 128] outside the kernels.
+__global__ void coda_attention_mask_1x1x200x200_g3(const bool *__restrict__ p0, const bool *__restrict__ p1, bool *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 1600LL % 4LL;
-  long long d2 = point / 8LL % 200LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    float v2 = __bfloat162float(__float2bfloat16_rn(v1));
-    v0v.v[e] = v2;
+  if (point >= 4LL) return;
+  long long d0 = point / 4LL % 1LL;
+  long long d1 = point / 4LL % 1LL;
+  long long d2 = point / 2LL % 2LL;
+  long long d3 = point / 1LL % 2LL;
+  bool v0 = coda::rt::load(p2, d0 * 4LL + d1 * 4LL + d2 * 2LL + d3);
+  for (long long d4 = 0; d4 < 128LL; ++d4) {
+    for (long long d5 = 0; d5 < 128LL; ++d5) {
+      long long v1 = d2;
+      long long v2 = d3;
+      long long v3 = d4;
+      long long v4 = d5;
+      long long v5 = 128;
+      long long v6 = v1 * v5;
+      long long v7 = v6 + v3;
+      long long v8 = v2 * v5;
+      long long v9 = v8 + v4;
+      long long v10 = 200;
+      bool v11 = v9 < v10;
+      long long v12 = 200;
+      bool v13 = v7 < v12;
+      bool v14 = v13 & v11;
+      long long v15 = 199;
+      long long v16 = min(v7, v15);
+      long long v17 = 199;
+      long long v18 = min(v9, v17);
+      bool v19 = coda::rt::load(p1, v16 * 200LL + v18);
+      bool v20 = v19 & v14;
+      bool v21 = true;
+      bool v22 = v14 ^ v21;
+      bool v23 = v22 | v20;
+      bool v24 = v0 & v23;
+      v0 = v24;
+    }
   }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 12800LL + d2 * 64LL + d3v, v0v);
+  coda::rt::store(p2, d0 * 4LL + d1 * 4LL + d2 * 2LL + d3, v0);
 }
+
+// coda_attention_mask_1x1x200x200_g4: a linalg.generic over [1, 1, 2, 2] outside the kernels.
+__global__ void coda_attention_mask_1x1x200x200_g4(const bool *__restrict__ p0, const bool *__restrict__ p1, signed char *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 4LL) return;
+  long long d0 = point / 4LL % 1LL;
+  long long d1 = point / 4LL % 1LL;
+  long long d2 = point / 2LL % 2LL;
+  long long d3 = point / 1LL % 2LL;
+  signed char v0;
+  bool v1 = coda::rt::load(p0, d0 * 4LL + d1 * 4LL + d2 * 2LL + d3);
+  bool v2 = coda::rt::load(p1, d0 * 4LL + d1 * 4LL + d2 * 2LL + d3);
+  signed char v3 = 0;
+  signed char v4 = 2;
+  signed char v5 = v1 ? v4 : v3;
+  bool v6 = v1 & v2;
+  signed char v7 = 1;
+  signed char v8 = v6 ? v7 : v5;
+  v0 = v8;
+  coda::rt::store(p2, d0 * 4LL + d1 * 4LL + d2 * 2LL + d3, v0);
+}
+
+// coda_attention_mask_1x1x200x200_g5: linalg.fill.
+__global__ void coda_attention_mask_1x1x200x200_g5(int *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point < 1400LL) coda::rt::store(dst, point, 0);
+}
+
+// coda_attention_mask_1x1x200x200_g6: a linalg.generic over [1, 1, 200, 7, 32] outside the kernels.
+__global__ void coda_attention_mask_1x1x200x200_g6(const bool *__restrict__ p0, const bool *__restrict__ p1, int *__restrict__ p2) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 1400LL) return;
+  long long d0 = point / 1400LL % 1LL;
+  long long d1 = point / 1400LL % 1LL;
+  long long d2 = point / 7LL % 200LL;
+  long long d3 = point / 1LL % 7LL;
+  int v0 = coda::rt::load(p2, d0 * 1400LL + d1 * 1400LL + d2 * 7LL + d3);
+  for (long long d4 = 0; d4 < 32LL; ++d4) {
+    long long v1 = d2;
+    long long v2 = d3;
+    long long v3 = d4;
+    long long v4 = 32;
+    long long v5 = v2 * v4;
+    long long v6 = v5 + v3;
+    long long v7 = 200;
+    bool v8 = v6 < v7;
+    long long v9 = 200;
+    bool v10 = v1 < v9;
+    bool v11 = v10 & v8;
+    long long v12 = 199;
+    long long v13 = min(v1, v12);
+    long long v14 = 199;
+    long long v15 = min(v6, v14);
+    bool v16 = coda::rt::load(p1, v13 * 200LL + v15);
+    bool v17 = v16 & v11;
+    int v18 = v3;
+    int v19 = 1;
+    int v20 = v19 << v18;
+    int v21 = 0;
+    int v22 = v17 ? v20 : v21;
+    int v23 = v0 | v22;
+    v0 = v23;
+  }
+  coda::rt::store(p2, d0 * 1400LL + d1 * 1400LL + d2 * 7LL + d3, v0);
+}
+
+// Bytes of device memory coda_attention_mask_1x1x200x200_run needs as its workspace.
+extern "C" size_t coda_attention_mask_1x1x200x200_run_workspace_size() {
+  size_t scratch = 0;
+  return 39680 + scratch;
+}
+
+// @coda_attention_mask_1x1x200x200 on the device: its ops in order on `stream` (run-once weight preparation: call it at load time). Returns a coda_status.
+extern "C" int coda_attention_mask_1x1x200x200_run(const void *arg0, void *result0, void *result1, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 39680;
+  coda_attention_mask_1x1x200x200_g0<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 256), reinterpret_cast<bool *>(ws + 0), 4, cudaMemcpyDeviceToDevice, stream);
+  coda_attention_mask_1x1x200x200_g1<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 512), static_cast<const bool *>(arg0), reinterpret_cast<bool *>(ws + 256));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  coda_attention_mask_1x1x200x200_g2<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 16896));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 17152), reinterpret_cast<bool *>(ws + 16896), 4, cudaMemcpyDeviceToDevice, stream);
+  coda_attention_mask_1x1x200x200_g3<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 17408), static_cast<const bool *>(arg0), reinterpret_cast<bool *>(ws + 17152));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  coda_attention_mask_1x1x200x200_g4<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 256), reinterpret_cast<bool *>(ws + 17152), static_cast<signed char *>(result0));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  coda_attention_mask_1x1x200x200_g5<<<6, 256, 0, stream>>>(reinterpret_cast<int *>(ws + 33792));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  cudaMemcpyAsync(static_cast<int *>(result1), reinterpret_cast<int *>(ws + 33792), 5600, cudaMemcpyDeviceToDevice, stream);
+  coda_attention_mask_1x1x200x200_g6<<<6, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 39424), static_cast<const bool *>(arg0), static_cast<int *>(result1));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  return CODA_OK;
+}
+
+// main_a0: coda.attention, B 2, Hq 4, Hkv 4, Sq 200, Sk 200, d 64 (__nv_bfloat16, layout bhsd).
+struct main_a0 {
+  using Element = __nv_bfloat16;
+  using Length = int;
+  static constexpr int B = 2, Hq = 4, Hkv = 4, Sq = 200, Sk = 200, D = 64;
+  static constexpr float scale = 1.250000000e-01f;
+  static constexpr long long qStride = 64, kvStride = 64, outStride = 64;
+  static __host__ __device__ __forceinline__ long long qOffset(int b, int h) {
+    return (static_cast<long long>(b) * 4 + h) * 12800;
+  }
+  static __host__ __device__ __forceinline__ long long kvOffset(int b, int g) {
+    return (static_cast<long long>(b) * 4 + g) * 12800;
+  }
+  static __host__ __device__ __forceinline__ long long outOffset(int b, int h) {
+    return (static_cast<long long>(b) * 4 + h) * 12800;
+  }
+  static __device__ __forceinline__ bool visible(int, int i, int j) { return true; }
+  static __device__ __forceinline__ void keyRange(int, int q0, int q1, int &k0, int &k1) {
+    k0 = 0;
+    k1 = Sk;
+  }
+  static constexpr int dilation = 1;
+  static constexpr bool rowWise = false;
+  static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
+    return true;
+  }
+  static __device__ __forceinline__ bool anyVisible(int, int q0, int q1, int k0, int k1) {
+    return true;
+  }
+  static constexpr bool hasBlocks = true;
+  static constexpr int maskBatch = 1, maskHeads = 1;
+  static constexpr bool hasScore = false;
+  static __device__ __forceinline__ float score(float s, int b, int h, int i, int j) {
+    return s;
+  }
+};
 
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
   size_t scratch = 0;
-  return 8325376 + scratch;
+  scratch = std::max(scratch, coda_attention_positions_200x200_run_workspace_size());
+  scratch = std::max(scratch, coda_attention_mask_1x1x200x200_run_workspace_size());
+  return 46080 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, void *result0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 8325376;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<float *>(ws + 1792)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<float *>(ws + 411392)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<float *>(ws + 820992)) || !coda_aligned(reinterpret_cast<float *>(ws + 1230592)) || !coda_aligned(reinterpret_cast<float *>(ws + 1640192)) || !coda_aligned(reinterpret_cast<float *>(ws + 2049792)) || !coda_aligned(reinterpret_cast<float *>(ws + 3739392)) || !coda_aligned(reinterpret_cast<float *>(ws + 5025792)) || !coda_aligned(reinterpret_cast<float *>(ws + 6635776)) || !coda_aligned(reinterpret_cast<float *>(ws + 7915776)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+  [[maybe_unused]] void *scratch = ws + 46080;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
     return CODA_MISALIGNED;
-  main_g0<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 0));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g1<<<50, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 1792));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g2<<<50, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 411392));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g3<<<50, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg2), reinterpret_cast<float *>(ws + 820992));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g4<<<50, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1792), reinterpret_cast<float *>(ws + 1230592));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g5<<<400, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 411392), reinterpret_cast<float *>(ws + 1640192));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g6<<<50, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1640192), reinterpret_cast<float *>(ws + 2049792));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<40000, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1230592), reinterpret_cast<float *>(ws + 2049792), reinterpret_cast<float *>(ws + 2459392));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<1250, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2459392), reinterpret_cast<long long *>(ws + 0), reinterpret_cast<long long *>(ws + 0), reinterpret_cast<float *>(ws + 3739392));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<200, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 3739392), reinterpret_cast<float *>(ws + 5019392));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<157, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 3739392), reinterpret_cast<float *>(ws + 5019392), reinterpret_cast<float *>(ws + 5025792));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<200, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 5025792), reinterpret_cast<float *>(ws + 6305792));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g15<<<1250, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 3739392), reinterpret_cast<bool *>(ws + 6312192));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<7, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 6632192));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 6633984), reinterpret_cast<bool *>(ws + 6632192), 1600, cudaMemcpyDeviceToDevice, stream);
-  main_g17<<<7, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 6312192), reinterpret_cast<bool *>(ws + 6633984));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g18<<<157, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 6633984), reinterpret_cast<float *>(ws + 5025792), reinterpret_cast<float *>(ws + 6305792), reinterpret_cast<float *>(ws + 6635776));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<12800, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 6635776), reinterpret_cast<float *>(ws + 820992), reinterpret_cast<float *>(ws + 7915776));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g21<<<50, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 7915776), static_cast<__nv_bfloat16 *>(result0));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // weight preparation @coda_attention_positions_200x200.
+  if (int s = coda_attention_positions_200x200_run(reinterpret_cast<bool *>(ws + 0), scratch, stream)) return s;
+  // weight preparation @coda_attention_mask_1x1x200x200.
+  if (int s = coda_attention_mask_1x1x200x200_run(reinterpret_cast<bool *>(ws + 0), reinterpret_cast<signed char *>(ws + 40192), reinterpret_cast<int *>(ws + 40448), scratch, stream)) return s;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), nullptr, nullptr, reinterpret_cast<signed char *>(ws + 40192), reinterpret_cast<const unsigned *>(reinterpret_cast<int *>(ws + 40448)), stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_prepare needs as its workspace.
+extern "C" size_t main_prepare_workspace_size() {
+  size_t scratch = 0;
+  scratch = std::max(scratch, coda_attention_positions_200x200_run_workspace_size());
+  scratch = std::max(scratch, coda_attention_mask_1x1x200x200_run_workspace_size());
+  return 40192 + scratch;
+}
+
+// @main on the device: only its weight preparation (run once, at load time), into `prepared`. Returns a coda_status.
+extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, void *prepared0, void *prepared1, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 40192;
+  // weight preparation @coda_attention_positions_200x200.
+  if (int s = coda_attention_positions_200x200_run(reinterpret_cast<bool *>(ws + 0), scratch, stream)) return s;
+  // weight preparation @coda_attention_mask_1x1x200x200.
+  if (int s = coda_attention_mask_1x1x200x200_run(reinterpret_cast<bool *>(ws + 0), static_cast<signed char *>(prepared0), static_cast<int *>(prepared1), scratch, stream)) return s;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_run_prepared needs as its workspace.
+extern "C" size_t main_run_prepared_workspace_size() {
+  size_t scratch = 0;
+  return 0 + scratch;
+}
+
+// @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
+extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *prepared0, const void *prepared1, void *result0, void *workspace, cudaStream_t stream) {
+  [[maybe_unused]] char *ws = static_cast<char *>(workspace);
+  [[maybe_unused]] void *scratch = ws + 0;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)))
+    return CODA_MISALIGNED;
+  // coda.attention main_a0.
+  if (coda::rt::attention::launch<main_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(arg1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), nullptr, nullptr, static_cast<const signed char *>(prepared0), reinterpret_cast<const unsigned *>(static_cast<const int *>(prepared1)), stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
