@@ -400,6 +400,9 @@ bool isMinusInf(std::optional<double> c) { return c && std::isinf(*c) && *c < 0;
 /// What the score chain does to q·kᵀ: a scale, and the conditions on positions that hide keys.
 struct ScoreEdit {
   double scale = 1.0;
+  /// The steps on each score after the first that is not a product by a constant (soft-
+  /// capping's tanh), in program order: they become the op's score region.
+  SmallVector<Operation *> region;
   SmallVector<masks::HiddenTerm> hidden;
   linalg::BatchMatmulOp qk;
   /// A boolean mask tensor the scores read (attn_mask): the operand, and whether true hides.
@@ -446,6 +449,10 @@ LogicalResult matchMaskTerm(linalg::GenericOp g, Value m, ScoreEdit &edit) {
 /// mask terms on the positions (added -inf, or a select of -inf).
 FailureOr<ScoreEdit> matchScoreChain(Value s) {
   ScoreEdit edit;
+  // The steps from the softmax back to the product: products by constants (with their
+  // constant) and region steps; masks must come after every region step.
+  SmallVector<std::pair<Operation *, double>> steps;
+  bool regionSeen = false;
   while (!(edit.qk = s.getDefiningOp<linalg::BatchMatmulOp>())) {
     // [B·H, Sq, Sk] scores viewed as [B, H, Sq, Sk] (the batch split, the last two dimensions
     // kept), straight from the product or after a bf16 program rounded it.
@@ -483,8 +490,13 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
           std::swap(lhs, rhs);
         if (!c)
           return failure();
-        edit.scale = isa<arith::MulFOp>(op) ? edit.scale * *c : edit.scale / *c;
+        steps.push_back({op, *c});
         x = lhs;
+      } else if (isa<math::TanhOp>(op)) {
+        // A step the scale cannot take (soft-capping): the score region's.
+        steps.push_back({op, 0.0});
+        regionSeen = true;
+        x = op->getOperand(0);
       } else if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
         // Roundings of the scores (a bf16 program's): coda.attention keeps them in fp32.
         x = op->getOperand(0);
@@ -495,6 +507,8 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
           if (failed(matchMaskTerm(g, term, edit)))
             return failure();
         }
+        if (regionSeen)
+          return failure(); // a mask before the region's steps: -inf would not stay -inf
         x = rest;
       } else if (auto sel = dyn_cast<arith::SelectOp>(op)) {
         // masked_fill / where: the score where the condition says, -inf elsewhere.
@@ -506,6 +520,8 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
           edit.hidden.push_back({*cond, !keepWhenTrue});
         else if (failed(matchRuntimeMask(g, sel.getCondition(), !keepWhenTrue, edit)))
           return failure();
+        if (regionSeen)
+          return failure();
         x = keepWhenTrue ? sel.getTrueValue() : sel.getFalseValue();
       } else {
         return failure();
@@ -513,7 +529,41 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
     }
     s = g.getDpsInputs()[*scoreArg];
   }
+  // In program order: constant factors up to the first region step multiply into the scale,
+  // everything from it on is the score region.
+  std::reverse(steps.begin(), steps.end());
+  for (auto [op, c] : steps) {
+    if (edit.region.empty() && !isa<math::TanhOp>(op))
+      edit.scale = isa<arith::MulFOp>(op) ? edit.scale * c : edit.scale / c;
+    else
+      edit.region.push_back(op);
+  }
   return edit;
+}
+
+/// The score region of `attention`: `edit.region`'s steps on the scaled score, in fp32.
+void buildScoreRegion(RewriterBase &rewriter, AttentionOp attention, ArrayRef<Operation *> steps) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Location loc = attention.getLoc();
+  Type f32 = rewriter.getF32Type(), index = rewriter.getIndexType();
+  Block *body = rewriter.createBlock(&attention.getScore(), {}, {f32, index, index, index, index},
+                                     SmallVector<Location>(5, loc));
+  rewriter.setInsertionPointToStart(body);
+  Value x = body->getArgument(0);
+  for (Operation *op : steps) {
+    if (isa<math::TanhOp>(op)) {
+      x = math::TanhOp::create(rewriter, loc, x);
+      continue;
+    }
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    std::optional<double> c = floatConstant(rhs);
+    if (!c)
+      c = floatConstant(lhs);
+    Value k = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(*c));
+    x = isa<arith::MulFOp>(op) ? arith::MulFOp::create(rewriter, loc, x, k).getResult()
+                               : arith::DivFOp::create(rewriter, loc, x, k).getResult();
+  }
+  YieldOp::create(rewriter, loc, ValueRange{x});
 }
 
 /// The sizes [Mb, Mh] of a runtime mask over scores [B, H, Sq, Sk] (or [B·H, Sq, Sk]) read
@@ -848,6 +898,8 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
       rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), blocks, bits,
       rewriter.getF32FloatAttr(static_cast<float>(scale)), *mask,
       AttentionLayoutAttr::get(ctx, q.layout));
+  if (!edit->region.empty())
+    buildScoreRegion(rewriter, attention, edit->region);
 
   // Back to the [B·H, Sq, dv] view the program had; a token-major output read back as
   // expand → transpose(0, 2, 1, 3) replaces that transpose instead.

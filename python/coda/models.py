@@ -277,6 +277,16 @@ def sdpa_positions(kind):
     return attention
 
 
+def softcapped_attention(q, k, v, cap=50.0):
+    # Gemma-2's eager attention: scores soft-capped (tanh(s / cap) · cap), a causal additive
+    # mask, the softmax in fp32.
+    scores = (q @ k.transpose(-1, -2)) * q.shape[-1] ** -0.5
+    scores = torch.tanh(scores / cap) * cap
+    n = q.shape[-2]
+    causal = torch.triu(torch.full((n, n), float("-inf")), diagonal=1)
+    return torch.softmax((scores + causal).float(), dim=-1).to(q.dtype) @ v
+
+
 def heads(*shape):
     return r(*shape).to(torch.bfloat16)
 
@@ -291,6 +301,8 @@ ATTENTION = {
     **{f"sdpa_{kind}_bf16": (sdpa_positions(kind), lambda: tuple(
         heads(B, H, AS, AD) for _ in range(3)))
        for kind in ("dilated", "chunked", "longformer", "sinks", "irregular")},
+    "softcap_attention_bf16": (softcapped_attention, lambda: tuple(
+        heads(B, H, AS, AD) for _ in range(3))),
     "masked_fill": (masked_softmax_attention, lambda: tuple(
         r(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
     "masked_fill_bf16": (masked_softmax_attention, lambda: tuple(

@@ -250,7 +250,8 @@ def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
       place with `layout <bshd>`, `[B, H, S, d]` ones with `bhsd`;
     * a broadcast of each KV head over its group of query heads (`repeat_kv`,
       `repeat_interleave`) becomes grouped-query attention;
-    * constant factors on q, on k and on the scores multiply into `scale`;
+    * constant factors on q, on k and on the scores multiply into `scale`; from a `tanh` on
+      (soft-capping), the steps on the score become the op's score region, masks after it;
     * a mask computed from position vectors (an additive `select(cond, 0, -inf)`, or
       `select(cond, s, -inf)` as `masked_fill` writes it) becomes the `#coda.mask` equal to
       it (causal, windows, dilation, chunks, sinks, global tokens) where it depends on the
