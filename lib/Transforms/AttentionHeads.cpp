@@ -18,6 +18,16 @@ using namespace mlir;
 using namespace mlir::coda;
 using namespace mlir::coda::heads;
 
+Value heads::throughReshapes(Value v) {
+  while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  return v;
+}
+
+linalg::GenericOp heads::producerGeneric(Value v) {
+  return throughReshapes(v).getDefiningOp<linalg::GenericOp>();
+}
+
 bool heads::isPermutation(linalg::TransposeOp t, ArrayRef<int64_t> perm) {
   return t && t.getPermutation() == perm;
 }

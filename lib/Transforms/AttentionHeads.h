@@ -30,6 +30,11 @@ struct Heads {
   Operation *reshape = nullptr;
 };
 
+/// The value `v` views, past expand_shape and collapse_shape (the same elements, row-major).
+Value throughReshapes(Value v);
+/// The generic that makes `v`, past reshapes; null where no generic does.
+linalg::GenericOp producerGeneric(Value v);
+
 bool isPermutation(linalg::TransposeOp t, ArrayRef<int64_t> perm);
 /// A generic of parallel loops whose maps are all identities.
 bool allParallelIdentity(linalg::GenericOp g);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMasks.h"
+#include "AttentionHeads.h"
 
 #include "coda/Transforms/KernelQueries.h"
 
@@ -18,6 +19,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,16 +31,9 @@ using namespace mlir;
 using namespace mlir::coda;
 using namespace mlir::coda::masks;
 
-/// The generic that makes `v`, past reshapes.
-static linalg::GenericOp producerGeneric(Value v) {
-  while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(v.getDefiningOp()))
-    v = v.getDefiningOp()->getOperand(0);
-  return v.getDefiningOp<linalg::GenericOp>();
-}
-
 std::optional<unsigned> masks::positionLoop(linalg::GenericOp g, OpOperand &operand) {
 
-  linalg::GenericOp iota = producerGeneric(operand.get());
+  linalg::GenericOp iota = heads::producerGeneric(operand.get());
   if (!iota || iota.getNumDpsInputs() != 0 || iota.getNumLoops() != 1)
     return std::nullopt;
   Value y = cast<linalg::YieldOp>(iota.getBody()->getTerminator()).getOperand(0);
@@ -118,7 +114,69 @@ bool mergeDeps(Dependence &into, const Dependence &from) {
   return true;
 }
 
-int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+/// What arithmetic or logic op `op` computes from its operands' values (the second ignored by
+/// unary ops), chosen once where the expression is built rather than each time it is
+/// evaluated; null for any other op.
+using Apply = std::optional<Num> (*)(const Num &, const Num &);
+bool traps(int64_t a, int64_t b) {
+  return b == 0 || (b == -1 && a == std::numeric_limits<int64_t>::min());
+}
+Apply applyOf(Operation *op) {
+  using R = std::optional<Num>;
+  return llvm::TypeSwitch<Operation *, Apply>(op)
+      .Case([](arith::AddIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer(a.i + b.i); };
+      })
+      .Case([](arith::SubIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer(a.i - b.i); };
+      })
+      .Case([](arith::MulIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer(a.i * b.i); };
+      })
+      .Case([](arith::MaxSIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer(std::max(a.i, b.i)); };
+      })
+      .Case([](arith::MinSIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer(std::min(a.i, b.i)); };
+      })
+      .Case([](math::AbsIOp) -> Apply {
+        return [](const Num &a, const Num &) -> R { return integer(a.i < 0 ? -a.i : a.i); };
+      })
+      // A division that traps is no mask coda says.
+      .Case([](arith::RemSIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R {
+          return traps(a.i, b.i) ? R() : R(integer(a.i % b.i));
+        };
+      })
+      .Case([](arith::DivSIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R {
+          return traps(a.i, b.i) ? R() : R(integer(a.i / b.i));
+        };
+      })
+      .Case([](arith::FloorDivSIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R {
+          return traps(a.i, b.i) ? R() : R(integer(llvm::divideFloorSigned(a.i, b.i)));
+        };
+      })
+      .Case([](arith::DivFOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R {
+          return b.real() == 0 ? R() : R(real(a.real() / b.real()));
+        };
+      })
+      .Case([](math::FloorOp) -> Apply {
+        return [](const Num &a, const Num &) -> R { return real(std::floor(a.real())); };
+      })
+      .Case([](arith::AndIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer(a.i && b.i); };
+      })
+      .Case([](arith::OrIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer(a.i || b.i); };
+      })
+      .Case([](arith::XOrIOp) -> Apply {
+        return [](const Num &a, const Num &b) -> R { return integer((a.i != 0) != (b.i != 0)); };
+      })
+      .Default([](Operation *) -> Apply { return nullptr; });
+}
 
 bool compare(arith::CmpIPredicate p, int64_t x, int64_t y) {
   using P = arith::CmpIPredicate;
@@ -310,40 +368,11 @@ private:
     std::vector<Eval> fs;
     for (const Expr &x : xs)
       fs.push_back(x.eval);
-    OperationName name = op->getName();
-    e.eval = [fs, name](int64_t i, int64_t j) -> std::optional<Num> {
-      SmallVector<Num, 2> n;
-      for (const Eval &f : fs) {
-        std::optional<Num> v = f(i, j);
-        if (!v)
-          return std::nullopt;
-        n.push_back(*v);
-      }
-      StringRef op = name.getStringRef();
-      if (op == "arith.divf")
-        return n[1].real() == 0 ? std::nullopt : std::optional<Num>(real(n[0].real() / n[1].real()));
-      if (op == "math.floor")
-        return real(std::floor(n[0].real()));
-      int64_t a = n[0].i, b = n.size() > 1 ? n[1].i : 0;
-      if (op == "arith.addi")
-        return integer(a + b);
-      if (op == "arith.subi")
-        return integer(a - b);
-      if (op == "arith.muli")
-        return integer(a * b);
-      if (op == "arith.maxsi")
-        return integer(std::max(a, b));
-      if (op == "arith.minsi")
-        return integer(std::min(a, b));
-      if (op == "math.absi")
-        return integer(a < 0 ? -a : a);
-      if (b == 0 || (b == -1 && a == std::numeric_limits<int64_t>::min()))
-        return std::nullopt; // a division that traps: not a mask coda says
-      if (op == "arith.remsi")
-        return integer(a % b);
-      if (op == "arith.divsi")
-        return integer(a / b);
-      return integer(floorDiv(a, b));
+    e.eval = [fs, apply = applyOf(op)](int64_t i, int64_t j) -> std::optional<Num> {
+      std::optional<Num> a = fs[0](i, j), b = fs.size() > 1 ? fs[1](i, j) : Num();
+      if (!a || !b)
+        return std::nullopt;
+      return apply(*a, *b);
     };
     return e;
   }
@@ -380,7 +409,7 @@ private:
       constexpr int64_t kFar = int64_t(1) << 32;
       if (diff[2] == std::numeric_limits<int64_t>::min())
         return std::nullopt;
-      int64_t t = std::clamp<int64_t>(floorDiv(-diff[2], diff[which]), -kFar, kFar);
+      int64_t t = std::clamp<int64_t>(llvm::divideFloorSigned(-diff[2], diff[which]), -kFar, kFar);
       std::set<int64_t> &thresholds = which == 0 ? e.deps.iThresholds : e.deps.jThresholds;
       thresholds.insert({t, t + 1, t + 2});
       return e;
@@ -413,13 +442,9 @@ private:
     e.deps = x->deps;
     if (!mergeDeps(e.deps, y->deps))
       return std::nullopt;
-    StringRef name = op->getName().getStringRef();
-    e.eval = [fx = x->eval, fy = y->eval, name](int64_t i, int64_t j) -> std::optional<Num> {
+    e.eval = [fx = x->eval, fy = y->eval, apply = applyOf(op)](int64_t i, int64_t j) {
       std::optional<Num> a = fx(i, j), b = fy(i, j);
-      if (!a || !b)
-        return std::nullopt;
-      bool l = a->i != 0, r = b->i != 0;
-      return integer(name == "arith.andi" ? (l && r) : name == "arith.ori" ? (l || r) : (l != r));
+      return a && b ? apply(*a, *b) : std::nullopt;
     };
     return e;
   }
@@ -462,7 +487,8 @@ bool maskShows(MaskAttr m, int64_t r, int64_t j) {
   bool band = (!m.getCausal() || j <= r) && (m.getLeft() < 0 || j >= r - m.getLeft()) &&
               (m.getRight() < 0 || j <= r + m.getRight()) &&
               (m.getDilation() <= 1 || (r - j) % m.getDilation() == 0) &&
-              (m.getChunk() <= 0 || floorDiv(j, m.getChunk()) == floorDiv(r, m.getChunk()));
+              (m.getChunk() <= 0 || llvm::divideFloorSigned(j, m.getChunk()) ==
+                                         llvm::divideFloorSigned(r, m.getChunk()));
   return band || (j < m.getSinks() && (!m.getCausal() || j <= r)) || j < m.getGlobal() ||
          r < m.getGlobal();
 }

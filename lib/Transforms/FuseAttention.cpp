@@ -45,20 +45,6 @@ using namespace mlir::coda;
 using namespace mlir::coda::heads;
 
 namespace {
-/// Follows reshapes that only add or drop unit dimensions.
-Value throughReshapes(Value v) {
-  while (Operation *op = v.getDefiningOp()) {
-    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
-      break;
-    v = op->getOperand(0);
-  }
-  return v;
-}
-
-linalg::GenericOp producerGeneric(Value v) {
-  return throughReshapes(v).getDefiningOp<linalg::GenericOp>();
-}
-
 /// The input of the reduction generic producing `v` over its last loop with `Combiner`-like
 /// op `Op` from `init`, or null.
 template <typename Op>
@@ -162,7 +148,8 @@ struct ScoreEdit {
   double scale = 1.0;
   /// The steps on each score after the first that is not a product by a constant (soft-
   /// capping's tanh), in program order: they become the op's score region.
-  SmallVector<Operation *> region;
+  /// Each step with its constant (a product or quotient's; none for the tanh).
+  SmallVector<std::pair<Operation *, double>> region;
   SmallVector<masks::HiddenTerm> hidden;
   linalg::BatchMatmulOp qk;
   /// A boolean mask tensor the scores read (attn_mask): the operand, and whether true hides.
@@ -296,13 +283,14 @@ FailureOr<ScoreEdit> matchScoreChain(Value s) {
     if (edit.region.empty() && !isa<math::TanhOp>(op))
       edit.scale = isa<arith::MulFOp>(op) ? edit.scale * c : edit.scale / c;
     else
-      edit.region.push_back(op);
+      edit.region.push_back({op, c});
   }
   return edit;
 }
 
 /// The score region of `attention`: `edit.region`'s steps on the scaled score, in fp32.
-void buildScoreRegion(RewriterBase &rewriter, AttentionOp attention, ArrayRef<Operation *> steps) {
+void buildScoreRegion(RewriterBase &rewriter, AttentionOp attention,
+                      ArrayRef<std::pair<Operation *, double>> steps) {
   OpBuilder::InsertionGuard guard(rewriter);
   Location loc = attention.getLoc();
   Type f32 = rewriter.getF32Type(), index = rewriter.getIndexType();
@@ -310,16 +298,12 @@ void buildScoreRegion(RewriterBase &rewriter, AttentionOp attention, ArrayRef<Op
                                      SmallVector<Location>(5, loc));
   rewriter.setInsertionPointToStart(body);
   Value x = body->getArgument(0);
-  for (Operation *op : steps) {
+  for (auto [op, c] : steps) {
     if (isa<math::TanhOp>(op)) {
       x = math::TanhOp::create(rewriter, loc, x);
       continue;
     }
-    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-    std::optional<double> c = floatConstant(rhs);
-    if (!c)
-      c = floatConstant(lhs);
-    Value k = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(*c));
+    Value k = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(c));
     x = isa<arith::MulFOp>(op) ? arith::MulFOp::create(rewriter, loc, x, k).getResult()
                                : arith::DivFOp::create(rewriter, loc, x, k).getResult();
   }
@@ -352,14 +336,12 @@ std::optional<std::pair<int64_t, int64_t>> runtimeMaskSizes(OpOperand &operand) 
 /// boolean mask the position conditions `hidden` leave visible.
 Value positionMask(RewriterBase &rewriter, Location loc, ModuleOp module,
                    ArrayRef<masks::HiddenTerm> hidden, int64_t sq, int64_t sk) {
-  OpBuilder b(module.getBodyRegion());
-  b.setInsertionPointToEnd(module.getBody());
+  OpBuilder b(module.getContext());
   auto type = RankedTensorType::get({sq, sk}, b.getI1Type());
   auto func = func::FuncOp::create(
-      b, module.getLoc(),
-      "coda_attention_positions_" + std::to_string(sq) + "x" + std::to_string(sk),
+      module.getLoc(), "coda_attention_positions_" + std::to_string(sq) + "x" + std::to_string(sk),
       b.getFunctionType({}, {type}));
-  SymbolTable(module).insert(func); // renamed where the name is taken
+  SymbolTable(module).insert(func); // at the module's end, renamed where the name is taken
   func.setPrivate();
   func->setAttr(CodaDialect::getWeightPrepAttrName(), b.getUnitAttr());
   b.setInsertionPointToStart(func.addEntryBlock());

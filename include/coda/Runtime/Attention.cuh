@@ -177,14 +177,16 @@ template <class Problem> struct RuntimeMask {
       return 1;
     return blocks[(slice * kTilesQ + q0 / kTile) * kTilesK + k0 / kTile];
   }
+  /// Word w of query i's bits (keys 32w to 32w + 31).
+  __device__ __forceinline__ unsigned word(int i, int w) const {
+    return bits[(slice * Problem::Sq + i) * kWords + w];
+  }
   /// The four words of query i's bits over keys [k0, k0 + 128) (k0 a multiple of 128), for
   /// visibleIn: a tile of class 2 reads them once per row, not once per key.
   __device__ __forceinline__ void rowWords(int i, int k0, unsigned (&w)[4]) const {
 #pragma unroll
     for (int t = 0; t < 4; ++t)
-      w[t] = i < Problem::Sq && k0 / 32 + t < kWords
-                 ? bits[(slice * Problem::Sq + i) * kWords + k0 / 32 + t]
-                 : 0u;
+      w[t] = i < Problem::Sq && k0 / 32 + t < kWords ? word(i, k0 / 32 + t) : 0u;
   }
   static __device__ __forceinline__ bool visibleIn(const unsigned (&w)[4], int key) {
     return w[key / 32] >> (key % 32) & 1u;
@@ -193,7 +195,7 @@ template <class Problem> struct RuntimeMask {
   __device__ __forceinline__ bool visible(int cls, int i, int j) const {
     if constexpr (!Problem::hasBlocks)
       return true;
-    return cls == 1 || (cls == 2 && (bits[(slice * Problem::Sq + i) * kWords + j / 32] >> (j % 32) & 1u));
+    return cls == 1 || (cls == 2 && (word(i, j / 32) >> (j % 32) & 1u));
   }
 };
 
