@@ -115,8 +115,16 @@ private:
     };
     auto either = [&](Value x, Value y) { return arith::OrIOp::create(nb, loc, x, y).getResult(); };
     using P = arith::CmpIPredicate;
-    // The query's position among the keys: bottom-right aligned, or top-left with lengths.
-    Value r = len ? i : arith::AddIOp::create(nb, loc, i, cst(op.getKeyLen() - op.getQueryLen()));
+    // The query's position among the keys: bottom-right aligned (at the cache's length with a
+    // cache), or top-left with padded lengths.
+    Value n = len ? arith::IndexCastOp::create(nb, loc, nb.getIndexType(), len).getResult() : Value();
+    Value r = op.getLens() ? i
+              : op.getCacheLens()
+                  ? arith::AddIOp::create(nb, loc, i,
+                                          arith::SubIOp::create(nb, loc, n, cst(op.getQueryLen())))
+                        .getResult()
+                  : arith::AddIOp::create(nb, loc, i, cst(op.getKeyLen() - op.getQueryLen()))
+                        .getResult();
     Value band;
     Value causal = mask.getCausal() ? cmp(P::sle, j, r) : Value();
     if (causal)
@@ -143,10 +151,10 @@ private:
     if (mask.getGlobal() > 0)
       seen = either(seen, either(cmp(P::slt, j, cst(mask.getGlobal())),
                                  cmp(P::slt, r, cst(mask.getGlobal()))));
-    if (len) {
-      Value n = arith::IndexCastOp::create(nb, loc, nb.getIndexType(), len);
+    if (op.getLens())
       seen = both(seen, both(cmp(P::slt, j, n), cmp(P::slt, i, n)));
-    }
+    if (op.getCacheLens())
+      seen = both(seen, both(cmp(P::slt, j, n), cmp(P::sge, r, cst(0))));
     return seen;
   }
 
@@ -169,7 +177,7 @@ private:
     SmallVector<Value> inputs{scores};
     AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
     SmallVector<AffineMap> maps{id};
-    if (Value lens = op.getLens()) {
+    if (Value lens = op.getSequenceLens()) {
       inputs.push_back(lens);
       maps.push_back(AffineMap::get(4, 0, {dim(0)}, ctx));
     }
@@ -204,9 +212,10 @@ private:
                      nb.clone(inner, mapping);
                    s = mapping.lookup(cast<YieldOp>(body.getTerminator()).getValues()[0]);
                  }
-                 Value seen = visible(nb, idx[2], idx[3], op.getLens() ? args[1] : Value());
+                 Value seen =
+                     visible(nb, idx[2], idx[3], op.getSequenceLens() ? args[1] : Value());
                  if (op.getBlocks()) {
-                   unsigned at = op.getLens() ? 2 : 1;
+                   unsigned at = op.getSequenceLens() ? 2 : 1;
                    seen = arith::AndIOp::create(nb, l, seen,
                                                 runtimeVisible(nb, args[at], args[at + 1], idx[3]));
                  }
@@ -331,5 +340,44 @@ LogicalResult mlir::coda::expandAttentionOp(RewriterBase &rewriter, AttentionOp 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   rewriter.replaceOp(op, AttentionBuilder(rewriter, op).build());
+  return success();
+}
+
+LogicalResult mlir::coda::expandAppendOp(RewriterBase &rewriter, AppendOp op) {
+  // Loops over the cache: row j of sequence b takes new row t = j - pos[b] where 0 <= t < Sn,
+  // and keeps the cache's row elsewhere.
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  RankedTensorType type = op.getCache().getType();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+  SmallVector<AffineMap> maps{id, AffineMap::get(4, 0, {getAffineDimExpr(0, ctx)}, ctx), id};
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
+  unsigned seq = op.getSeqDim();
+  int64_t rows = op.getNumNewRows();
+  Value newRows = op.getNewRows();
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, type, ValueRange{op.getCache(), op.getPos()}, ValueRange{init}, maps,
+      SmallVector<IteratorType>(4, IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        SmallVector<Value> idx;
+        for (unsigned d = 0; d < 4; ++d)
+          idx.push_back(linalg::IndexOp::create(nb, l, d));
+        Value pos = arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[1]);
+        Value t = arith::SubIOp::create(nb, l, idx[seq], pos);
+        Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+        Value last = arith::ConstantIndexOp::create(nb, l, rows - 1);
+        using P = arith::CmpIPredicate;
+        Value inside = arith::AndIOp::create(
+            nb, l, arith::CmpIOp::create(nb, l, P::sge, t, zero),
+            arith::CmpIOp::create(nb, l, P::sle, t, last));
+        // Read a clamped row (always in bounds), keep it only inside the new rows.
+        SmallVector<Value> at(idx);
+        at[seq] = arith::MinSIOp::create(nb, l, arith::MaxSIOp::create(nb, l, t, zero), last);
+        Value fresh = tensor::ExtractOp::create(nb, l, newRows, at);
+        linalg::YieldOp::create(nb, l, arith::SelectOp::create(nb, l, inside, fresh, args[0]).getResult());
+      });
+  rewriter.replaceOp(op, generic.getResult(0));
   return success();
 }

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
 
@@ -473,19 +474,29 @@ struct ExpandAttention : OpRewritePattern<AttentionOp> {
   }
 };
 
+struct ExpandAppend : OpRewritePattern<AppendOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AppendOp op, PatternRewriter &rewriter) const override {
+    return expandAppendOp(rewriter, op);
+  }
+};
+
 struct CodaExpandPass : coda::impl::CodaExpandBase<CodaExpandPass> {
   void runOnOperation() override {
     // A plain walk rather than the greedy driver: only coda ops change, everything else in
     // the program stays exactly as written (no folding, no dead-code removal).
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<GemmOp, AttentionOp>(op))
+      if (isa<GemmOp, AttentionOp, AppendOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : ops) {
-      LogicalResult expanded = isa<GemmOp>(op) ? expandGemmOp(rewriter, cast<GemmOp>(op))
-                                               : expandAttentionOp(rewriter, cast<AttentionOp>(op));
+      LogicalResult expanded =
+          llvm::TypeSwitch<Operation *, LogicalResult>(op)
+              .Case([&](GemmOp gemm) { return expandGemmOp(rewriter, gemm); })
+              .Case([&](AttentionOp attention) { return expandAttentionOp(rewriter, attention); })
+              .Case([&](AppendOp append) { return expandAppendOp(rewriter, append); });
       if (failed(expanded))
         return signalPassFailure();
     }
@@ -494,5 +505,5 @@ struct CodaExpandPass : coda::impl::CodaExpandBase<CodaExpandPass> {
 } // namespace
 
 void mlir::coda::populateCodaExpandPatterns(RewritePatternSet &patterns) {
-  patterns.add<ExpandGemm, ExpandAttention>(patterns.getContext());
+  patterns.add<ExpandGemm, ExpandAttention, ExpandAppend>(patterns.getContext());
 }

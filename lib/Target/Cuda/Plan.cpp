@@ -271,7 +271,7 @@ bool cuda::hasAttentionKernel(AttentionOp op) {
   Type element = op.getQ().getType().getElementType();
   int64_t d = op.getHeadSize();
   if (!(element.isBF16() || element.isF16()) || d % 16 != 0 || d > 128 ||
-      op.getValueSize() != d)
+      op.getValueSize() != d || op.getCacheLens())
     return false;
   if (op.getScore().empty())
     return true;

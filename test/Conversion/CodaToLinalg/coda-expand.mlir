@@ -254,8 +254,8 @@ func.func @untouched() -> f32 {
 // CHECK:       %[[S:.*]] = linalg.generic {indexing_maps = [#[[Q]], #[[K]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
 // CHECK:       %[[M:.*]] = linalg.generic {{.*}} ins(%[[S]], %{{.*}} : tensor<2x4x8x8xf32>, tensor<2xi64>)
 // CHECK:         arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK:         %[[CAUSAL:.*]] = arith.cmpi sle, %[[J:.*]], %[[I:.*]] : index
 // CHECK:         %[[LEN:.*]] = arith.index_cast
+// CHECK:         %[[CAUSAL:.*]] = arith.cmpi sle, %[[J:.*]], %[[I:.*]] : index
 // CHECK:         arith.cmpi slt, %[[I]], %[[LEN]]
 // CHECK:         arith.cmpi slt, %[[J]], %[[LEN]]
 // CHECK:         arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
@@ -303,4 +303,45 @@ func.func @attention_runtime_mask(%q: tensor<2x2x200x16xf32>, %blocks: tensor<1x
       scale 0.25 : tensor<2x2x200x16xf32>, tensor<2x2x200x16xf32>, tensor<2x2x200x16xf32>
       -> tensor<2x2x200x16xf32>
   return %o : tensor<2x2x200x16xf32>
+}
+
+// -----
+
+// A KV cache: the query sits at r = len[b] - Sq + i, keys at or past len[b] and rows before
+// the sequence's start (r < 0) see nothing.
+// CHECK-LABEL: func.func @attention_cache
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x4x3x40xf32>, tensor<2xi32>)
+// CHECK-NEXT:  ^bb0(%{{.*}}: f32, %[[LEN:.*]]: i32, %{{.*}}: f32):
+// CHECK:         %[[N:.*]] = arith.index_cast %[[LEN]] : i32 to index
+// CHECK:         %[[START:.*]] = arith.subi %[[N]], %c3 : index
+// CHECK:         %[[R:.*]] = arith.addi %{{.*}}, %[[START]] : index
+// CHECK:         arith.cmpi sle, %{{.*}}, %[[R]] : index
+// CHECK-DAG:     arith.cmpi slt, %{{.*}}, %[[N]] : index
+// CHECK-DAG:     arith.cmpi sge, %[[R]], %c0 : index
+// CHECK:         linalg.yield
+func.func @attention_cache(%q: tensor<2x4x3x16xf32>, %k: tensor<2x2x40x16xf32>, %len: tensor<2xi32>)
+    -> tensor<2x4x3x16xf32> {
+  %o = coda.attention %q, %k, %k cache(%len : tensor<2xi32>) scale 0.25 mask <causal = true>
+      : tensor<2x4x3x16xf32>, tensor<2x2x40x16xf32>, tensor<2x2x40x16xf32> -> tensor<2x4x3x16xf32>
+  return %o : tensor<2x4x3x16xf32>
+}
+
+// -----
+
+// An append: row j of sequence b takes new row j - pos[b] inside [0, Sn), the cache's row
+// elsewhere.
+// CHECK-LABEL: func.func @append
+// CHECK-SAME:  (%[[NEW:.*]]: tensor<2x5x2x8xf32>, %[[CACHE:.*]]: tensor<2x32x2x8xf32>, %[[POS:.*]]: tensor<2xi64>)
+// CHECK:       linalg.generic {{.*}} ins(%[[CACHE]], %[[POS]] : tensor<2x32x2x8xf32>, tensor<2xi64>)
+// CHECK-NEXT:  ^bb0(%[[OLD:.*]]: f32, %[[P:.*]]: i64, %{{.*}}: f32):
+// CHECK:         %[[J:.*]] = linalg.index 1 : index
+// CHECK:         %[[T:.*]] = arith.subi %[[J]], %{{.*}} : index
+// CHECK:         %[[IN:.*]] = arith.andi
+// CHECK:         %[[ROW:.*]] = tensor.extract %[[NEW]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : tensor<2x5x2x8xf32>
+// CHECK:         arith.select %[[IN]], %[[ROW]], %[[OLD]] : f32
+func.func @append(%new: tensor<2x5x2x8xf32>, %cache: tensor<2x32x2x8xf32>, %pos: tensor<2xi64>)
+    -> tensor<2x32x2x8xf32> {
+  %c = coda.append %new into %cache at %pos layout <bshd>
+      : tensor<2x5x2x8xf32> into tensor<2x32x2x8xf32> at tensor<2xi64>
+  return %c : tensor<2x32x2x8xf32>
 }

@@ -694,7 +694,7 @@ func.func @attention_bits_shape(%q: tensor<2x4x200x64xf32>, %m: tensor<2x1x2x2xi
 
 func.func @attention_blocks_alone(%q: tensor<1x1x8x64xf32>, %m: tensor<1x1x1x1xi8>) {
   // expected-error @+1 {{a runtime mask needs both blocks and bits}}
-  %o = "coda.attention"(%q, %q, %q, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>, scale = 1.0 : f32}> ({}) : (tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x1x1xi8>) -> tensor<1x1x8x64xf32>
+  %o = "coda.attention"(%q, %q, %q, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0>, scale = 1.0 : f32}> ({}) : (tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x1x1xi8>) -> tensor<1x1x8x64xf32>
   return
 }
 
@@ -734,5 +734,53 @@ func.func @attention_score_yield(%q: tensor<1x2x8x64xf32>) {
     %t = arith.truncf %s : f32 to bf16
     coda.yield %t : bf16
   }
+  return
+}
+
+// -----
+
+func.func @attention_lens_and_cache(%q: tensor<2x2x8x64xf32>, %n: tensor<2xi32>) {
+  // expected-error @+1 {{takes either lens (padded self-attention) or cache (a KV cache's lengths), not both}}
+  %o = coda.attention %q, %q, %q lens(%n : tensor<2xi32>) cache(%n : tensor<2xi32>) scale 1.0 : tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32> -> tensor<2x2x8x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_cache_type(%q: tensor<2x2x1x64xf32>, %k: tensor<2x2x16x64xf32>, %n: tensor<2xf32>) {
+  // expected-error @+1 {{cache lengths must be tensor<2xi32> or tensor<2xi64>; got 'tensor<2xf32>'}}
+  %o = coda.attention %q, %k, %k cache(%n : tensor<2xf32>) scale 1.0 : tensor<2x2x1x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32> -> tensor<2x2x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @append_rank(%new: tensor<2x1x64xbf16>, %cache: tensor<2x2x16x64xbf16>, %pos: tensor<2xi32>) {
+  // expected-error @+1 {{expects new rows and a cache of rank 4 ([B, H, S, d] for layout bhsd); got ranks 3 and 4}}
+  %c = coda.append %new into %cache at %pos : tensor<2x1x64xbf16> into tensor<2x2x16x64xbf16> at tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @append_heads(%new: tensor<2x4x1x64xbf16>, %cache: tensor<2x2x16x64xbf16>, %pos: tensor<2xi32>) {
+  // expected-error @+1 {{expects new rows [2, 4, 1, 64] to match the cache [2, 2, 16, 64] in every dimension but the sequence ([B, H, S, d])}}
+  %c = coda.append %new into %cache at %pos : tensor<2x4x1x64xbf16> into tensor<2x2x16x64xbf16> at tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @append_element(%new: tensor<2x2x1x64xf16>, %cache: tensor<2x2x16x64xbf16>, %pos: tensor<2xi32>) {
+  // expected-error @+1 {{expects new rows of the cache's element type 'bf16'; got 'f16'}}
+  %c = coda.append %new into %cache at %pos : tensor<2x2x1x64xf16> into tensor<2x2x16x64xbf16> at tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @append_positions(%new: tensor<2x1x2x64xbf16>, %cache: tensor<2x16x2x64xbf16>, %pos: tensor<1xi32>) {
+  // expected-error @+1 {{positions must be tensor<2xi32> or tensor<2xi64> (one per sequence); got 'tensor<1xi32>'}}
+  %c = coda.append %new into %cache at %pos layout <bshd> : tensor<2x1x2x64xbf16> into tensor<2x16x2x64xbf16> at tensor<1xi32>
   return
 }

@@ -185,3 +185,19 @@ func.func @attention_tokens_lens_softcap(%q: tensor<2x16x8x64xf32>, %k: tensor<2
       }
   return %o : tensor<2x16x8x32xf32>
 }
+
+// CHECK-LABEL: func.func @decode_step
+// CHECK:       %[[K:.*]] = coda.append %{{.*}} into %{{.*}} at %{{.*}} : tensor<4x2x1x64xbf16> into tensor<4x2x512x64xbf16> at tensor<4xi32>
+// CHECK:       %[[V:.*]] = coda.append %{{.*}} into %{{.*}} at %{{.*}} layout <bshd> : tensor<4x1x2x64xbf16> into tensor<4x512x2x64xbf16> at tensor<4xi64>
+// CHECK:       coda.attention %{{.*}}, %[[K]], %{{.*}} cache(%{{.*}} : tensor<4xi32>) scale 1.250000e-01 mask <causal = true> : tensor<4x8x1x64xbf16>, tensor<4x2x512x64xbf16>, tensor<4x2x512x64xbf16> -> tensor<4x8x1x64xbf16>
+func.func @decode_step(%q: tensor<4x8x1x64xbf16>, %k: tensor<4x2x1x64xbf16>, %kc: tensor<4x2x512x64xbf16>,
+    %vt: tensor<4x1x2x64xbf16>, %vct: tensor<4x512x2x64xbf16>, %vc: tensor<4x2x512x64xbf16>,
+    %pos: tensor<4xi32>, %pos64: tensor<4xi64>, %len: tensor<4xi32>) -> tensor<4x8x1x64xbf16> {
+  %k1 = coda.append %k into %kc at %pos : tensor<4x2x1x64xbf16> into tensor<4x2x512x64xbf16> at tensor<4xi32>
+  %v1 = coda.append %vt into %vct at %pos64 layout <bshd>
+      : tensor<4x1x2x64xbf16> into tensor<4x512x2x64xbf16> at tensor<4xi64>
+  %o = coda.attention %q, %k1, %vc cache(%len : tensor<4xi32>) scale 0.125 mask <causal = true>
+      : tensor<4x8x1x64xbf16>, tensor<4x2x512x64xbf16>, tensor<4x2x512x64xbf16>
+      -> tensor<4x8x1x64xbf16>
+  return %o : tensor<4x8x1x64xbf16>
+}

@@ -13,6 +13,7 @@
 
 namespace mlir::coda {
 
+class AppendOp;
 class AttentionOp;
 class GemmOp;
 
@@ -25,7 +26,10 @@ LogicalResult expandGemmOp(RewriterBase &rewriter, GemmOp op);
 /// Rewrites one coda.attention into linalg/tensor/arith/math ops and replaces it.
 LogicalResult expandAttentionOp(RewriterBase &rewriter, AttentionOp op);
 
-/// Adds the patterns that expand coda.gemm and coda.attention ops.
+/// Rewrites one coda.append into a linalg.generic over the cache and replaces it.
+LogicalResult expandAppendOp(RewriterBase &rewriter, AppendOp op);
+
+/// Adds the patterns that expand coda.gemm, coda.attention and coda.append ops.
 void populateCodaExpandPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::coda

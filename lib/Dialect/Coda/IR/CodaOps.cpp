@@ -621,6 +621,12 @@ LogicalResult GemmOp::verifyRegions() {
 // AttentionOp verification
 //===----------------------------------------------------------------------===//
 
+/// One i32 or i64 length per sequence: tensor<Bxi32> or tensor<Bxi64>.
+static bool isSequenceLengths(RankedTensorType type, int64_t batch) {
+  return type.getRank() == 1 && type.getDimSize(0) == batch &&
+         (type.getElementType().isInteger(32) || type.getElementType().isInteger(64));
+}
+
 LogicalResult AttentionOp::verify() {
   RankedTensorType q = getQ().getType(), k = getK().getType(), v = getV().getType();
   for (Value operand : getOperands())
@@ -665,13 +671,16 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("lse result must be ") << lseType << " ([B, Hq, Sq]); got "
                                                 << lse.getType();
   }
-  if (Value lens = getLens()) {
+  if (getLens() && getCacheLens())
+    return emitOpError("takes either lens (padded self-attention) or cache (a KV cache's "
+                       "lengths), not both");
+  if (Value lens = getSequenceLens()) {
     auto type = cast<RankedTensorType>(lens.getType());
-    if (type.getRank() != 1 || type.getDimSize(0) != getBatchSize() ||
-        !(type.getElementType().isInteger(32) || type.getElementType().isInteger(64)))
-      return emitOpError("lens must be tensor<") << getBatchSize() << "xi32> or tensor<"
-                                                 << getBatchSize() << "xi64>; got " << type;
-    if (getQueryLen() != getKeyLen())
+    if (!isSequenceLengths(type, getBatchSize()))
+      return emitOpError(getLens() ? "lens" : "cache lengths")
+             << " must be tensor<" << getBatchSize() << "xi32> or tensor<" << getBatchSize()
+             << "xi64>; got " << type;
+    if (getLens() && getQueryLen() != getKeyLen())
       return emitOpError("lens describe self-attention over padded sequences: Sq (")
              << getQueryLen() << ") must equal Sk (" << getKeyLen() << ")";
   }
@@ -720,6 +729,37 @@ LogicalResult AttentionOp::verifyRegions() {
   auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield || yield.getValues().size() != 1 || !yield.getValues()[0].getType().isF32())
     return emitOpError("score region must end with a coda.yield of one f32");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AppendOp verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult AppendOp::verify() {
+  RankedTensorType rows = getNewRows().getType(), cache = getCache().getType();
+  auto pos = cast<RankedTensorType>(getPos().getType());
+  for (RankedTensorType type : {rows, cache, pos})
+    if (!type.hasStaticShape())
+      return emitOpError("requires static shapes; operand ") << type << " has a dynamic dimension";
+  StringRef form = isHeadMajor() ? "[B, H, S, d]" : "[B, S, H, d]";
+  if (rows.getRank() != 4 || cache.getRank() != 4)
+    return emitOpError("expects new rows and a cache of rank 4 (")
+           << form << " for layout " << stringifyAttentionLayout(getLayout()) << "); got ranks "
+           << rows.getRank() << " and " << cache.getRank();
+  if (rows.getElementType() != cache.getElementType())
+    return emitOpError("expects new rows of the cache's element type ")
+           << cache.getElementType() << "; got " << rows.getElementType();
+  unsigned seq = getSeqDim();
+  for (unsigned d = 0; d < 4; ++d)
+    if (d != seq && rows.getDimSize(d) != cache.getDimSize(d))
+      return emitOpError("expects new rows ")
+             << shapeStr(rows.getShape()) << " to match the cache " << shapeStr(cache.getShape())
+             << " in every dimension but the sequence (" << form << ")";
+  if (!isSequenceLengths(pos, cache.getDimSize(0)))
+    return emitOpError("positions must be tensor<")
+           << cache.getDimSize(0) << "xi32> or tensor<" << cache.getDimSize(0)
+           << "xi64> (one per sequence); got " << pos;
   return success();
 }
 

@@ -161,6 +161,14 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     `len[b]` queries and as many keys (Sq = Sk is required): keys `j >= len[b]` are invisible,
     rows `i >= len[b]` are fully masked, and the mask is aligned at the top-left (`r = i`).
 
+    **KV caches.** With `cache(%len : tensor<Bxi32>)` (or i64), K and V are caches of
+    capacity Sk and sequence `b` holds `len[b]` keys, its rows `j < len[b]`; the Sq queries are
+    that sequence's last tokens, query `i` at position `r = len[b] - Sq + i` (the mask aligns
+    at each sequence's own end: a causal mask over Sq > 1 queries is a speculative step). Keys
+    `j >= len[b]` are invisible, and rows at a position `r < 0` (a sequence shorter than Sq)
+    see nothing. `lens` and `cache` exclude each other. A decode step appends the new keys
+    with `coda.append` and attends over the result with `len[b]` counting them.
+
     **Runtime masks.** With `blocks(%blocks, %bits : tensor<MbxMhxQBxKBxi8>,
     tensor<MbxMhxSqxWxi32>)` a mask given as data narrows the visible keys further, in two
     levels over tiles of 128 queries × 128 keys (QB = ⌈Sq/128⌉, KB = ⌈Sk/128⌉, W = ⌈Sk/32⌉; Mb
@@ -182,6 +190,7 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     AnyRankedTensor:$k,
     AnyRankedTensor:$v,
     Optional<AnyRankedTensor>:$lens,
+    Optional<AnyRankedTensor>:$cache_lens,
     Optional<AnyRankedTensor>:$blocks,
     Optional<AnyRankedTensor>:$bits,
     F32Attr:$scale,
@@ -193,6 +202,7 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
 
   let assemblyFormat = [{
     $q `,` $k `,` $v (`lens` `(` $lens^ `:` type($lens) `)`)?
+    (`cache` `(` $cache_lens^ `:` type($cache_lens) `)`)?
     (`blocks` `(` $blocks^ `,` $bits `:` type($blocks) `,` type($bits) `)`)? `scale` $scale
     (`mask` $mask^)? (`layout` $layout^)? attr-dict-with-keyword
     `:` type($q) `,` type($k) `,` type($v) `->` type($out) (`,` type($lse)^)?
@@ -221,11 +231,60 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     int64_t getHeadSize() { return getQ().getType().getDimSize(3); }
     int64_t getValueSize() { return getV().getType().getDimSize(3); }
     /// The mask, `#coda.mask<>` (dense) when the op has none.
+    /// The per-sequence lengths of either form (varlen `lens` or a cache's `len`), or null.
+    Value getSequenceLens() { return getLens() ? getLens() : getCacheLens(); }
     MaskAttr getMaskOrDense() {
       if (MaskAttr mask = getMaskAttr())
         return mask;
       return MaskAttr::get(getContext(), false, -1, -1, 1, 0, 0, 0);
     }
+  }];
+}
+
+def Coda_AppendOp : Coda_Op<"append", [Pure, AllTypesMatch<["cache", "result"]>]> {
+  let summary = "writes new keys or values into a KV cache at each sequence's length";
+  let description = [{
+    The cache after a decode step's append: `new` holds Sn rows per (sequence, head), and
+    they replace the cache's rows `pos[b]`, …, `pos[b] + Sn - 1` of sequence `b`:
+
+    ```
+    result[b, h, pos[b] + t, :] = new[b, h, t, :]   (0 <= t < Sn, 0 <= pos[b] + t < capacity)
+    result[b, h, j, :]          = cache[b, h, j, :] (every other row)
+    ```
+
+    in the `bhsd` layout (`[B, H, capacity, d]`; `bshd` swaps heads and rows, as for
+    `coda.attention`). Rows past the capacity are dropped.
+
+    ```mlir
+    %k1 = coda.append %k_new into %k_cache at %pos
+        : tensor<4x8x1x128xbf16> into tensor<4x8x4096x128xbf16> at tensor<4xi32>
+    ```
+
+    On the GPU the append writes O(Sn·d) elements per head in place when the launcher is given
+    the cache's buffer as the result too (the torch binding does so for a cache that the
+    function returns); given another buffer, it copies the cache there first.
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$new_rows,
+    AnyRankedTensor:$cache,
+    AnyRankedTensor:$pos,
+    DefaultValuedAttr<Coda_AttentionLayoutAttr, "::mlir::coda::AttentionLayout::BHSD">:$layout
+  );
+  let results = (outs AnyRankedTensor:$result);
+
+  let assemblyFormat = [{
+    $new_rows `into` $cache `at` $pos (`layout` $layout^)? attr-dict
+    `:` type($new_rows) `into` type($cache) `at` type($pos)
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    bool isHeadMajor() { return getLayout() == AttentionLayout::BHSD; }
+    unsigned getSeqDim() { return isHeadMajor() ? 2 : 1; }
+    int64_t getCapacity() { return getCache().getType().getDimSize(getSeqDim()); }
+    int64_t getNumNewRows() { return getNewRows().getType().getDimSize(getSeqDim()); }
   }];
 }
 
