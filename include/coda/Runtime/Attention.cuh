@@ -135,21 +135,21 @@ template <int N> __device__ __forceinline__ void waitPending() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-/// A [64, D] tile of 16-bit elements in shared memory, 16-byte chunks of each row swizzled by
-/// the row (conflict-free ldmatrix).
-template <class T, int D> struct Tile {
+/// A [Rows, D] tile of 16-bit elements in shared memory, 16-byte chunks of each row swizzled
+/// by the row (conflict-free ldmatrix).
+template <class T, int D, int Rows = kBlockM> struct Tile {
   static constexpr int kChunks = D / 8;
   // XOR within the largest power-of-two group of chunks that divides the row.
   static constexpr int kSwizzle = (kChunks & -kChunks) < 8 ? (kChunks & -kChunks) - 1 : 7;
-  T data[kBlockM * D];
+  T data[Rows * D];
   __device__ __forceinline__ T *at(int row, int col) {
     int chunk = (col / 8) ^ (row & kSwizzle);
     return data + row * D + chunk * 8 + col % 8;
   }
-  /// Rows [row0, row0 + 64) of a global tensor with `stride` elements between rows; rows at or
-  /// past `rows` are zeros.
+  /// Rows [row0, row0 + Rows) of a global tensor with `stride` elements between rows; rows at
+  /// or past `rows` are zeros.
   __device__ __forceinline__ void load(const T *base, long long stride, int row0, int rows) {
-    for (int c = threadIdx.x; c < kBlockM * kChunks; c += kWarps * 32) {
+    for (int c = threadIdx.x; c < Rows * kChunks; c += kWarps * 32) {
       int r = c / kChunks, col = c % kChunks * 8;
       bool valid = row0 + r < rows;
       copy16(at(r, col), base + (valid ? (row0 + r) * stride + col : 0), valid);

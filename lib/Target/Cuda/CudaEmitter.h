@@ -83,8 +83,10 @@ private:
   static SmallVector<std::string> launcherParams(GemmOp op);
   void emitTorchWrapper(GemmOp op, StringRef name);
   void emitTorchFunctionWrapper(func::FuncOp func);
+  /// `aliases`: for each result, the argument it updates in place (the function returns a
+  /// KV cache it appends to), or -1.
   void emitTorchLauncherWrapper(StringRef name, StringRef launcher, ArrayRef<Type> ins,
-                                ArrayRef<Type> outs);
+                                ArrayRef<Type> outs, ArrayRef<int> aliases = {});
   void emitTorchReturn(ArrayRef<std::string> outs);
   LogicalResult checkFunction(func::FuncOp func, std::string &why);
   LogicalResult emitFunction(func::FuncOp func);

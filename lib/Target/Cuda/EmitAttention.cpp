@@ -32,7 +32,8 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   }
   os << ".\nstruct " << name << " {\n";
   os << "  using Element = " << element << ";\n";
-  Value lens = op.getLens();
+  Value lens = op.getSequenceLens();
+  bool cache = static_cast<bool>(op.getCacheLens());
   os << "  using Length = "
      << (lens ? *bufferElement(cast<RankedTensorType>(lens.getType()).getElementType())
               : std::string("int"))
@@ -60,9 +61,11 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   offset("kvOffset", "g", hkv, sk, kvStride);
   offset("outOffset", "h", hq, sq, outStride);
 
-  // Query row i sits at key position r = i + Sk - Sq.
+  // Query row i sits at key position r = i + Sk - Sq, or i + len - Sq in a KV cache.
   int64_t shift = sk - sq;
   auto position = [&](StringRef i) {
+    if (cache)
+      return "(" + i.str() + " + len - " + std::to_string(sq) + ")";
     return shift == 0 ? i.str() : "(" + i.str() + " + " + std::to_string(shift) + ")";
   };
   auto floorDiv = [&](const std::string &x, int64_t c) {
@@ -89,9 +92,11 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   if (mask.getGlobal() > 0)
     visible = "(" + visible + ") || j < " + std::to_string(mask.getGlobal()) + " || " + r +
               " < " + std::to_string(mask.getGlobal());
-  // With lengths, rows and keys at or past the sequence's length see nothing.
+  // With lengths, rows and keys at or past the sequence's length see nothing; in a cache,
+  // keys past its length and rows before the sequence's start.
   if (lens)
-    visible = "(" + visible + ") && i < len && j < len";
+    visible = "(" + visible + ") && " + (cache ? r + " >= 0" : std::string("i < len")) +
+              " && j < len";
   os << "  static __device__ __forceinline__ bool visible(int" << (lens ? " len" : "")
      << ", int i, int j) { return " << visible << "; }\n";
 
@@ -100,7 +105,8 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   std::string r0 = position("q0"), r1 = position("q1 - 1");
   os << "  static __device__ __forceinline__ void keyRange(int" << (lens ? " len" : "")
      << ", int q0, int q1, int &k0, int &k1) {\n";
-  os << "    k0 = 0;\n    k1 = " << (lens ? "q0 < len ? len : 0" : "Sk") << ";\n";
+  os << "    k0 = 0;\n    k1 = "
+     << (cache ? r1 + " >= 0 ? min(len, Sk) : 0" : lens ? "q0 < len ? len : 0" : "Sk") << ";\n";
   bool widened = mask.getSinks() > 0 || mask.getGlobal() > 0;
   if (!widened && mask.getLeft() >= 0)
     os << "    k0 = max(k0, " << r0 << " - " << mask.getLeft() << ");\n";
@@ -122,6 +128,7 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   // dilation holds.
   int64_t classes = attentionResidueClasses(op);
   os << "  static constexpr int dilation = " << classes << ";\n";
+  os << "  static constexpr bool cache = " << (cache ? "true" : "false") << ";\n";
   os << "  static constexpr bool rowWise = " << (op->hasAttr(kRowWiseAttr) ? "true" : "false")
      << ";\n";
 
@@ -143,7 +150,7 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
                    " == " + floorDiv(r1, c));
   }
   if (lens)
-    full.push_back("k1 <= len && q1 <= len");
+    full.push_back(cache ? "k1 <= len && " + r0 + " >= 0" : "k1 <= len && q1 <= len");
   os << "  static __device__ __forceinline__ bool fullBlock(int" << (lens ? " len" : "")
      << ", int q0, int q1, int k0, int k1) {\n    return "
      << (full.empty() ? "true" : llvm::join(full, " && ")) << ";\n  }\n";
@@ -170,7 +177,7 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
     any = "(" + any + ") || k0 < " + std::to_string(mask.getGlobal()) + " || " + r0 + " < " +
           std::to_string(mask.getGlobal());
   if (lens)
-    any = "(" + any + ") && k0 < len && q0 < len";
+    any = "(" + any + ") && k0 < len && " + (cache ? r1 + " >= 0" : std::string("q0 < len"));
   os << "  static __device__ __forceinline__ bool anyVisible(int" << (lens ? " len" : "")
      << ", int q0, int q1, int k0, int k1) {\n    return " << any << ";\n  }\n";
 

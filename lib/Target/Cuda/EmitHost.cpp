@@ -33,7 +33,7 @@ LogicalResult CudaEmitter::checkFunction(func::FuncOp func, std::string &why) {
     }
   for (Operation &op : func.getBody().front()) {
     bool ok = llvm::TypeSwitch<Operation *, bool>(&op)
-                  .Case<GemmOp, AttentionOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                  .Case<GemmOp, AttentionOp, AppendOp, tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp,
                         func::ReturnOp, arith::ConstantOp>([](auto) { return true; })
                   .Case([&](func::CallOp call) { return launchers.contains(call.getCallee()); })
                   .Case([&](tensor::InsertSliceOp s) { return s.hasUnitStride() && s.getSourceType().hasStaticShape() && s.getOffsets().empty(); })
@@ -212,18 +212,49 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       for (const std::string &p : {ptr(attention.getQ()), ptr(attention.getK()),
                                    ptr(attention.getV()), out})
         requireAligned(p);
+      std::string operands = ptr(attention.getQ()) + ", " + ptr(attention.getK()) + ", " +
+                             ptr(attention.getV()) + ", " + out + ", " +
+                             (attention.getLse() ? ptr(attention.getLse()) : "nullptr") + ", ";
+      if (Value lens = attention.getCacheLens()) {
+        // Over a KV cache: the decode kernel, its split partials in the scratch.
+        bos << "  // coda.attention " << name << " over a KV cache (decode kernel).\n";
+        bos << "  if (coda::rt::attention::decode::launch<" << name << ">(" << operands
+            << ptr(lens) << ", scratch, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+        scratch.push_back("coda::rt::attention::decode::workspaceSize<" + name + ">()");
+        continue;
+      }
       bos << "  // coda.attention " << name << ".\n";
-      bos << "  if (coda::rt::attention::launch<" << name << ">(" << ptr(attention.getQ())
-          << ", " << ptr(attention.getK()) << ", " << ptr(attention.getV()) << ", " << out
-          << ", " << (attention.getLse() ? ptr(attention.getLse()) : std::string("nullptr"))
-          << ", " << (attention.getLens() ? ptr(attention.getLens()) : std::string("nullptr"))
-          << ", "
+      bos << "  if (coda::rt::attention::launch<" << name << ">(" << operands
+          << (attention.getLens() ? ptr(attention.getLens()) : std::string("nullptr")) << ", "
           << (attention.getBlocks() ? ptr(attention.getBlocks()) : std::string("nullptr"))
           << ", "
           << (attention.getBits()
                   ? "reinterpret_cast<const unsigned *>(" + ptr(attention.getBits()) + ")"
                   : std::string("nullptr"))
           << ", stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+    } else if (auto append = dyn_cast<AppendOp>(op)) {
+      // In place when the caller passes the cache's buffer as the result too.
+      RankedTensorType cacheType = append.getCache().getType();
+      std::string element = *bufferElement(cacheType.getElementType());
+      std::string pos = *bufferElement(cast<RankedTensorType>(append.getPos().getType()).getElementType());
+      std::string dst = ptr(append.getResult()), src = ptr(append.getCache());
+      int64_t d = cacheType.getDimSize(3), width = 16 / (storageBits(cacheType.getElementType()) / 8);
+      if (d % width != 0)
+        width = 1;
+      if (width > 1) {
+        requireAligned(ptr(append.getNewRows()));
+        requireAligned(dst);
+      }
+      bos << "  // coda.append: " << append.getNumNewRows() << " new row(s) per sequence and head at pos[b].\n";
+      bos << "  if (static_cast<const void *>(" << dst << ") != static_cast<const void *>(" << src
+          << "))\n    cudaMemcpyAsync(" << dst << ", " << src << ", " << numBytes(cacheType)
+          << ", cudaMemcpyDeviceToDevice, stream);\n";
+      unsigned h = append.isHeadMajor() ? 1 : 2;
+      bos << "  if (coda::rt::attention::decode::append<" << element << ", " << pos << ", " << width
+          << ", " << (append.isHeadMajor() ? "true" : "false") << ">(" << ptr(append.getNewRows())
+          << ", " << dst << ", " << ptr(append.getPos()) << ", " << cacheType.getDimSize(0) << ", "
+          << cacheType.getDimSize(h) << ", " << append.getNumNewRows() << ", "
+          << append.getCapacity() << ", " << d << ", stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       bos << "  // " << (cast<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))
                               ->hasAttr("coda.weight_prep") ? "weight preparation " : "")

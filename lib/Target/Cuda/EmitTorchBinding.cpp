@@ -170,17 +170,28 @@ void CudaEmitter::emitTorchFunctionWrapper(func::FuncOp func) {
   SmallVector<Type> args(func.getArgumentTypes()), results(func.getResultTypes()), prepared;
   for (Value v : preparedValues(preparationsOf(func)))
     prepared.push_back(v.getType());
-  emitTorchLauncherWrapper(fname, fname + "_run", args, results);
+  // A returned append into a cache argument that nothing else reads updates it in place.
+  SmallVector<int> aliases;
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value v : ret.getOperands()) {
+    auto append = v.getDefiningOp<AppendOp>();
+    auto cache = append ? dyn_cast<BlockArgument>(append.getCache()) : BlockArgument();
+    aliases.push_back(cache && cache.hasOneUse() && llvm::count(ret.getOperands(), v) == 1
+                          ? static_cast<int>(cache.getArgNumber())
+                          : -1);
+  }
+  emitTorchLauncherWrapper(fname, fname + "_run", args, results, aliases);
   if (prepared.empty())
     return;
   emitTorchLauncherWrapper(fname + "_prepare", fname + "_prepare", args, prepared);
   SmallVector<Type> withPrepared(args);
   llvm::append_range(withPrepared, prepared);
-  emitTorchLauncherWrapper(fname + "_prepared", fname + "_run_prepared", withPrepared, results);
+  emitTorchLauncherWrapper(fname + "_prepared", fname + "_run_prepared", withPrepared, results,
+                           aliases);
 }
 
 void CudaEmitter::emitTorchLauncherWrapper(StringRef name, StringRef launcher, ArrayRef<Type> ins,
-                                           ArrayRef<Type> outs) {
+                                           ArrayRef<Type> outs, ArrayRef<int> aliases) {
   std::string ret = outs.size() == 1 ? "torch::Tensor" : "std::vector<torch::Tensor>";
   os << "static " << ret << " coda_torch_fn_" << name << "(";
   for (unsigned i = 0, e = ins.size(); i < e; ++i)
@@ -202,6 +213,10 @@ void CudaEmitter::emitTorchLauncherWrapper(StringRef name, StringRef launcher, A
   os << "  auto options = at::TensorOptions().device(" << device << ");\n";
   for (unsigned i = 0, e = outs.size(); i < e; ++i) {
     auto t = cast<RankedTensorType>(outs[i]);
+    if (i < aliases.size() && aliases[i] >= 0) {
+      os << "  auto out" << i << " = in" << aliases[i] << "; // updated in place\n";
+      continue;
+    }
     os << "  auto out" << i << " = torch::empty(" << shapeOf(t) << ", options.dtype("
        << torchDtype(t.getElementType()) << "));\n";
   }

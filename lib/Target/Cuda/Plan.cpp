@@ -146,8 +146,8 @@ Value cuda::writtenToResult(OpOperand &returned) {
     v = v.getDefiningOp()->getOperand(0);
   Operation *ret = returned.getOwner();
   if (v.getDefiningOp() &&
-      isa<GemmOp, AttentionOp, linalg::GenericOp, func::CallOp, tensor::ExtractSliceOp>(
-          v.getDefiningOp()) &&
+      isa<GemmOp, AttentionOp, AppendOp, linalg::GenericOp, func::CallOp,
+          tensor::ExtractSliceOp>(v.getDefiningOp()) &&
       llvm::count(ret->getOperands(), returned.get()) == 1)
     return v;
   return {};
@@ -271,7 +271,7 @@ bool cuda::hasAttentionKernel(AttentionOp op) {
   Type element = op.getQ().getType().getElementType();
   int64_t d = op.getHeadSize();
   if (!(element.isBF16() || element.isF16()) || d % 16 != 0 || d > 128 ||
-      op.getValueSize() != d || op.getCacheLens())
+      op.getValueSize() != d || (op.getCacheLens() && op.getBlocks()))
     return false;
   if (op.getScore().empty())
     return true;
@@ -283,7 +283,7 @@ bool cuda::hasAttentionKernel(AttentionOp op) {
 int64_t cuda::attentionResidueClasses(AttentionOp op) {
   MaskAttr mask = op.getMaskOrDense();
   int64_t d = mask.getDilation();
-  if (d == 1 || mask.getSinks() > 0 || mask.getGlobal() > 0 || op.getBlocks() ||
+  if (d == 1 || mask.getSinks() > 0 || mask.getGlobal() > 0 || op.getBlocks() || op.getCacheLens() ||
       op.getQueryLen() % d != 0 || op.getKeyLen() % d != 0)
     return 1;
   return d;
@@ -340,7 +340,7 @@ bool cuda::readInPlace(tensor::ExtractSliceOp slice) {
 }
 
 bool cuda::attentionRowWise(AttentionOp op, const GpuTarget &gpu) {
-  if (!hasAttentionKernel(op) || op.getQueryLen() > 4096)
+  if (!hasAttentionKernel(op) || op.getCacheLens() || op.getQueryLen() > 4096)
     return false;
   double b = op.getBatchSize(), hq = op.getNumHeads(), hkv = op.getNumKvHeads();
   double sq = op.getQueryLen(), sk = op.getKeyLen(), d = op.getHeadSize();

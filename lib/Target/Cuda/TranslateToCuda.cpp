@@ -140,7 +140,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Overlap.cuh\"\n"
         "#include \"coda/Runtime/Reduce.cuh\"\n";
   os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n";
-  os << "#include \"coda/Runtime/Attention.cuh\"\n\n";
+  os << "#include \"coda/Runtime/Attention.cuh\"\n#include \"coda/Runtime/Decode.cuh\"\n\n";
   os << R"cu(enum coda_status {
   CODA_OK = 0,
   CODA_MISALIGNED = 1,    // a pointer or leading dimension breaks TMA's 16-byte alignment

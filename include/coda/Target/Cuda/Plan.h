@@ -99,8 +99,9 @@ int64_t numBytes(RankedTensorType t);
 
 /// Whether coda.attention `op` runs as the block-wise attention kernel (coda/Runtime/
 /// Attention.cuh): bf16 or f16 heads of a size d that is a multiple of 16 up to 128, the same
-/// for V, and a score region of arith and math ops. Otherwise the plan runs its --coda-expand
-/// form as generics.
+/// for V, and a score region of arith and math ops (over a KV cache: the decode kernel of
+/// coda/Runtime/Decode.cuh, without a runtime mask). Otherwise the plan runs its
+/// --coda-expand form as generics.
 bool hasAttentionKernel(AttentionOp op);
 /// The residue classes the attention kernel splits a dilated mask into (1: not split). With
 /// dilation d, query r and key j meet only when r ≡ j (mod d), so rows c, c + d, c + 2d, ...
@@ -113,7 +114,8 @@ int64_t attentionResidueClasses(AttentionOp op);
 /// model: each kernel's time is the larger of its arithmetic (the block-wise kernel pays for
 /// whole row tiles) and its K/V reads (the row-wise kernel reads each KV head once for its
 /// whole group, a block-wise one once per query head and row tile), at the rate its CTAs can
-/// reach when fewer than the SMs. The row-wise kernel takes at most 4096 query rows per head.
+/// reach when fewer than the SMs. The row-wise kernel takes at most 4096 query rows per head;
+/// attention over a KV cache runs on the decode kernel.
 bool attentionRowWise(AttentionOp op, const GpuTarget &gpu);
 /// The column block of a wider [tokens, C] tensor (the QKV kernel's output, sliced into q, k
 /// and v) that token-major operand `heads` of `op` views as [B, S, H, d], read in place with

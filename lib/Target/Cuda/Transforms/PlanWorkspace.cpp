@@ -77,7 +77,7 @@ static FailureOr<Layout> layoutLauncher(func::FuncOp func, LauncherKind kind,
     for (Value r : op.getResults())
       if (!placed.contains(r) && isa<RankedTensorType>(r.getType()))
         allocate(r);
-    if (isa<GemmOp, AttentionOp>(op)) {
+    if (isa<GemmOp, AttentionOp, AppendOp>(op)) {
       for (Value v : op.getOperands())
         use(v);
     } else if (auto call = dyn_cast<func::CallOp>(op)) {

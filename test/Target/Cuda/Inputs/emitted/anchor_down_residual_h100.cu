@@ -25,6 +25,7 @@
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
 #include "coda/Runtime/Attention.cuh"
+#include "coda/Runtime/Decode.cuh"
 
 enum coda_status {
   CODA_OK = 0,

@@ -25,6 +25,7 @@
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
 #include "coda/Runtime/Attention.cuh"
+#include "coda/Runtime/Decode.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -268,6 +269,7 @@ struct main_a0 {
     k1 = Sk;
   }
   static constexpr int dilation = 1;
+  static constexpr bool cache = false;
   static constexpr bool rowWise = false;
   static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
     return true;

@@ -25,6 +25,7 @@
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
 #include "coda/Runtime/Attention.cuh"
+#include "coda/Runtime/Decode.cuh"
 
 enum coda_status {
   CODA_OK = 0,
@@ -73,6 +74,7 @@ struct main_a0 {
     k1 = min(k1, (((q1 - 1) >= 0 ? (q1 - 1) / 64 : ((q1 - 1) - 63) / 64) + 1) * 64);
   }
   static constexpr int dilation = 1;
+  static constexpr bool cache = false;
   static constexpr bool rowWise = false;
   static __device__ __forceinline__ bool fullBlock(int, int q0, int q1, int k0, int k1) {
     return k1 - 1 <= q0 && ((k0) >= 0 ? (k0) / 64 : ((k0) - 63) / 64) == ((k1 - 1) >= 0 ? (k1 - 1) / 64 : ((k1 - 1) - 63) / 64) && ((k0) >= 0 ? (k0) / 64 : ((k0) - 63) / 64) == ((q0) >= 0 ? (q0) / 64 : ((q0) - 63) / 64) && ((k0) >= 0 ? (k0) / 64 : ((k0) - 63) / 64) == ((q1 - 1) >= 0 ? (q1 - 1) / 64 : ((q1 - 1) - 63) / 64);

@@ -1,8 +1,10 @@
 // One function per feature of the attention kernel, for nvcc (../attention.test): GQA with
 // token-major heads and a causal mask and LSE, a sliding window with sinks, dilation, chunks,
 // Longformer's global tokens, a soft-capping score region, f16 with head-major heads,
-// per-sequence lengths, a runtime mask, and the row-wise kernel (two query rows). Sizes
-// are small: nvcc's time goes by kernel, not by shape.
+// per-sequence lengths, a runtime mask, the row-wise kernel (two query rows), and decoding
+// over a KV cache (appends, then the decode kernel: GQA bf16 with LSE, and a speculative step
+// of f16 token-major heads under a causal window with i64 lengths). Sizes are small: nvcc's
+// time goes by kernel, not by shape.
 
 func.func @causal_gqa(%q: tensor<2x64x8x128xbf16>, %k: tensor<2x64x2x128xbf16>,
     %v: tensor<2x64x2x128xbf16>) -> (tensor<2x64x8x128xbf16>, tensor<2x8x64xf32>) {
@@ -71,4 +73,23 @@ func.func @row_wise(%q: tensor<1x2x4x64xbf16>, %k: tensor<1x100x2x64xbf16>)
       : tensor<1x2x4x64xbf16>, tensor<1x100x2x64xbf16>, tensor<1x100x2x64xbf16>
       -> tensor<1x2x4x64xbf16>, tensor<1x4x2xf32>
   return %o, %lse : tensor<1x2x4x64xbf16>, tensor<1x4x2xf32>
+}
+
+func.func @decode_step(%q: tensor<2x8x1x128xbf16>, %k: tensor<2x2x1x128xbf16>, %v: tensor<2x2x1x128xbf16>,
+    %kc: tensor<2x2x512x128xbf16>, %vc: tensor<2x2x512x128xbf16>, %pos: tensor<2xi32>, %len: tensor<2xi32>)
+    -> (tensor<2x8x1x128xbf16>, tensor<2x8x1xf32>, tensor<2x2x512x128xbf16>, tensor<2x2x512x128xbf16>) {
+  %k1 = coda.append %k into %kc at %pos : tensor<2x2x1x128xbf16> into tensor<2x2x512x128xbf16> at tensor<2xi32>
+  %v1 = coda.append %v into %vc at %pos : tensor<2x2x1x128xbf16> into tensor<2x2x512x128xbf16> at tensor<2xi32>
+  %o, %lse = coda.attention %q, %k1, %v1 cache(%len : tensor<2xi32>) scale 0.088
+      : tensor<2x8x1x128xbf16>, tensor<2x2x512x128xbf16>, tensor<2x2x512x128xbf16>
+      -> tensor<2x8x1x128xbf16>, tensor<2x8x1xf32>
+  return %o, %lse, %k1, %v1 : tensor<2x8x1x128xbf16>, tensor<2x8x1xf32>, tensor<2x2x512x128xbf16>, tensor<2x2x512x128xbf16>
+}
+
+func.func @speculative(%q: tensor<2x4x8x64xf16>, %kc: tensor<2x1024x1x64xf16>, %len: tensor<2xi64>)
+    -> tensor<2x4x8x64xf16> {
+  %o = coda.attention %q, %kc, %kc cache(%len : tensor<2xi64>) scale 0.125
+      mask <causal = true, left = 255> layout <bshd>
+      : tensor<2x4x8x64xf16>, tensor<2x1024x1x64xf16>, tensor<2x1024x1x64xf16> -> tensor<2x4x8x64xf16>
+  return %o : tensor<2x4x8x64xf16>
 }

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Decode attention over a KV cache, coda against PyTorch, side by side in one run on the GPU.
+
+Each case is a one-op coda program (coda.decode.attention_program: one query row per sequence,
+Hq 32 / Hkv 8 or MQA, d 128, bf16, caches [B, Hkv, L, d]) emitted with its PyTorch binding and
+built; it is timed interleaved with F.scaled_dot_product_attention (enable_gqa; a boolean
+mask over the cache for ragged lengths), FlexAttention (compiled, its decoding kernel, a block
+mask of each sequence's length) and torch.compile of the attention written out (q·kᵀ,
+masked softmax, ·v), on the same inputs. Times are medians of CUDA events around single calls
+queued behind a GPU sleep (the GPU time alone). GB/s counts the bytes the step must move: q,
+each sequence's len[b] rows of K and V, and the output; fraction_of_copy divides it by the
+device-to-device copy bandwidth measured in the same run (2 × bytes of a 1 GiB copy_ over its
+time). A second table times appending one new K row per (sequence, head) at L from 1k to 32k:
+coda.append (in place), torch.cat (a new cache) and index_copy_ (in place, HF's static cache).
+
+Writes bench/results/decode-<gpu>.json: {"device", "copy_gbps", "cases": {NAME: {coda_us,
+sdpa_us, flex_us, compile_us, coda_gbps, fraction_of_copy, max_rel_err}}, "append": {L: {coda_us,
+cat_us, index_copy_us}}}.
+
+Usage: decode.py --emit DIR [--build DIR]      (where LLVM is: write the .cu files)
+       decode.py --emitted DIR [--only A,B]    (on the GPU machine: build, check, time)
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import sys
+
+from coda import decode
+
+
+def case(b, length, hkv=8, lens=None):
+    return {"B": b, "Hq": 32, "Hkv": hkv, "Sq": 1, "cap": length, "d": 128, "layout": "bhsd",
+            "dtype": "bf16", "mask": {}, "lse": False, "lens": lens}
+
+
+CASES = {f"b{b}_l{length}": case(b, length) for length in (4096, 32768) for b in (1, 8, 32, 64)}
+# Eight sequences of ragged lengths in a 32k cache, and multi-query attention.
+CASES["ragged_b8_l32768"] = case(8, 32768, lens=(32768, 17, 4097, 30000, 1, 12345, 8192, 2049))
+CASES["mqa_b8_l32768"] = case(8, 32768, hkv=1)
+APPEND_LENGTHS = (1024, 2048, 4096, 8192, 16384, 32768)
+
+
+def append_case(length):
+    return {"B": 1, "Hq": 32, "Hkv": 8, "Sq": 1, "cap": length, "d": 128, "layout": "bhsd",
+            "dtype": "bf16", "mask": {}, "lse": False}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--emit", metavar="DIR", help="write each case's .cu into DIR and stop")
+    parser.add_argument("--emitted", metavar="DIR", help="the cases' .cu files")
+    parser.add_argument("--build", default=None, help="coda's build (coda-translate)")
+    parser.add_argument("--builds", help="folder for the extensions (default: DIR/builds)")
+    parser.add_argument("--only", help="comma-separated cases")
+    parser.add_argument("--reps", type=int, default=30)
+    parser.add_argument("--results", default=os.path.join(os.path.dirname(__file__), "results"))
+    args = parser.parse_args()
+    names = args.only.split(",") if args.only else list(CASES)
+    appends = [f"append_l{length}" for length in APPEND_LENGTHS]
+    if args.emit:
+        from coda.paths import build_dir
+
+        programs = [(n, decode.attention_program(CASES[n])) for n in names]
+        programs += [(f"append_l{length}", decode.append_program(append_case(length)))
+                     for length in APPEND_LENGTHS]
+        decode.emit(programs, args.emit, args.build or str(build_dir()))
+        return 0
+    if not args.emitted:
+        sys.exit("decode.py: give --emit DIR or --emitted DIR")
+
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+
+    from coda import gpus
+    from coda.bench.anchors import time_interleaved
+    from coda.extension import build
+
+    args.out = args.emitted
+    args.builds = args.builds or os.path.join(args.emitted, "builds")
+    flex = torch.compile(flex_attention)
+    device = torch.cuda.get_device_name()
+    every = names + appends
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(every)) as pool:
+        modules = dict(zip(every, pool.map(
+            lambda n: build(n, os.path.join(args.emitted, f"{n}.cu"), args)[0], every)))
+
+    # The copy bandwidth of this GPU, in the same run.
+    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    copy_ms = time_interleaved({"copy": lambda: dst.copy_(src)}, 10)["copy_queued"]
+    copy_gbps = 2 * src.numel() / copy_ms / 1e6
+    del src, dst
+    print(f"device-to-device copy: {copy_gbps:.0f} GB/s", flush=True)
+
+    def written_out(q, k, v, mask):
+        rep = q.shape[1] // k.shape[1]
+        k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        s = (q @ k.transpose(-1, -2)).float() / math.sqrt(q.shape[-1])
+        s = s.masked_fill(~mask, float("-inf"))
+        return (torch.softmax(s, dim=-1).to(q.dtype) @ v)
+
+    compiled = torch.compile(written_out)
+    results = {}
+    for name in names:
+        c = CASES[name]
+        module = modules[name]
+        b, hq, hkv, length, d = c["B"], c["Hq"], c["Hkv"], c["cap"], c["d"]
+        torch.manual_seed(0)
+        q = torch.randn(b, hq, 1, d, device="cuda", dtype=torch.bfloat16)
+        k, v = (torch.randn(b, hkv, length, d, device="cuda", dtype=torch.bfloat16)
+                for _ in range(2))
+        lens = torch.tensor(c["lens"] or (length,) * b, dtype=torch.int32, device="cuda")
+        mask = decode.visible(c, lens, torch)  # [B, 1, 1, L]
+        out = module.main(q, k, v, lens)
+        ref, _ = decode.reference(c, q, k, v, lens, torch)
+        err = ((out.float() - ref).abs().max() / ref.abs().max()).item()
+        del ref
+        ragged = c["lens"] is not None
+        len_list = lens.tolist()
+
+        def mask_mod(bi, h, i, j):
+            return j < lens[bi]
+
+        block_mask = create_block_mask(mask_mod, b, None, 1, length, device="cuda")
+        fns = {"coda": lambda: module.main(q, k, v, lens),
+               "sdpa": (lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mask,
+                                                               enable_gqa=True)) if ragged else
+               (lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=True)),
+               "flex": lambda: flex(q, k, v, block_mask=block_mask, enable_gqa=True),
+               "compile": lambda: compiled(q, k, v, mask)}
+        times = time_interleaved(fns, args.reps)
+        us = {n: times[n + "_queued"] * 1e3 for n in fns}
+        moved = (2 * b * hq * d + 2 * hkv * d * sum(len_list)) * 2
+        gbps = moved / us["coda"] / 1e3
+        row = {"coda_us": us["coda"], "sdpa_us": us["sdpa"], "flex_us": us["flex"],
+               "compile_us": us["compile"], "coda_gbps": gbps,
+               "fraction_of_copy": gbps / copy_gbps, "max_rel_err": err}
+        results[name] = row
+        print(f"{name:18s} coda {us['coda']:8.1f} us ({gbps:6.0f} GB/s, "
+              f"{row['fraction_of_copy']:.0%} of copy)  sdpa {us['sdpa']:8.1f} "
+              f"({us['sdpa'] / us['coda']:.2f}x)  flex {us['flex']:8.1f} "
+              f"({us['flex'] / us['coda']:.2f}x)  compile {us['compile']:8.1f} "
+              f"({us['compile'] / us['coda']:.2f}x)  rel err {err:.1e}", flush=True)
+        del q, k, v, mask, block_mask, fns
+
+    append = {}
+    for length in APPEND_LENGTHS:
+        module = modules[f"append_l{length}"]
+        kc = torch.randn(1, 8, length, 128, device="cuda", dtype=torch.bfloat16)
+        old = kc[:, :, : length - 1].clone()
+        kn = torch.randn(1, 8, 1, 128, device="cuda", dtype=torch.bfloat16)
+        pos = torch.tensor([length - 1], dtype=torch.int32, device="cuda")
+        at = pos.long()
+        expected = torch.cat([old, kn], dim=2)
+        assert torch.equal(module.main(kn, kc, pos), expected), "append differs from torch.cat"
+        fns = {"coda": lambda: module.main(kn, kc, pos),
+               "cat": lambda: torch.cat([old, kn], dim=2),
+               "index_copy": lambda: kc.index_copy_(2, at, kn)}
+        times = time_interleaved(fns, args.reps)
+        us = {n: times[n + "_queued"] * 1e3 for n in fns}
+        append[length] = {"coda_us": us["coda"], "cat_us": us["cat"],
+                          "index_copy_us": us["index_copy"]}
+        print(f"append L {length:6d}  coda {us['coda']:6.1f} us  cat {us['cat']:7.1f} us "
+              f"({us['cat'] / us['coda']:.1f}x)  index_copy_ {us['index_copy']:6.1f} us",
+              flush=True)
+
+    os.makedirs(args.results, exist_ok=True)
+    path = gpus.results_path(args.results, "decode", device, "json")
+    with open(path, "w") as f:
+        json.dump({"device": device, "copy_gbps": copy_gbps, "cases": results, "append": append},
+                  f, indent=1)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

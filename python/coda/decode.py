@@ -1,0 +1,129 @@
+"""Decode steps over a KV cache (coda.append + coda.attention with `cache`) and their PyTorch
+reference, for test/gpu/check_decode.py and bench/decode.py.
+
+A case is a dict: B, Hq, Hkv, Sq (the step's query rows: 1, or a speculative step's few),
+cap (the cache's capacity), d, layout ("bhsd": caches [B, Hkv, cap, d]; "bshd": [B, cap, Hkv,
+d]), dtype ("bf16" or "f16"), mask (#coda.mask parameters: "causal", "left"), lse (bool).
+step_program() writes the whole step `@main(q, k_new, v_new, k_cache, v_cache, pos, len) ->
+(out[, lse], k_cache, v_cache)`: the new rows appended at pos[b], then attention with
+len[b] = pos[b] + Sq keys; attention_program() only the attention (`@main(q, k_cache, v_cache,
+len) -> out`) and append_program() only one append (`@main(k_new, k_cache, pos) -> k_cache`).
+visible() and reference() define the expected result from the rules of docs/semantics.md,
+independently of the generated index arithmetic. torch is passed in: the emitting side needs no
+torch.
+"""
+import math
+import os
+import subprocess
+
+
+def _t(shape, element):
+    return f"tensor<{'x'.join(map(str, shape))}x{element}>"
+
+
+def shapes(case):
+    """Q, new rows, cache and LSE shapes of a case, in its layout."""
+    b, hq, hkv, sq, cap, d = (case[k] for k in ("B", "Hq", "Hkv", "Sq", "cap", "d"))
+    if case["layout"] == "bhsd":
+        return (b, hq, sq, d), (b, hkv, sq, d), (b, hkv, cap, d), (b, hq, sq)
+    return (b, sq, hq, d), (b, sq, hkv, d), (b, cap, hkv, d), (b, hq, sq)
+
+
+def _attrs(case):
+    mask = case.get("mask", {})
+    parts = ["causal = true" if key == "causal" else f"{key} = {value}"
+             for key, value in mask.items()]
+    text = f" scale {1.0 / math.sqrt(case['d']):e}"
+    if parts:
+        text += f" mask <{', '.join(parts)}>"
+    if case["layout"] == "bshd":
+        text += " layout <bshd>"
+    return text
+
+
+def step_program(case):
+    qs, ns, cs, ls = shapes(case)
+    e, b = case["dtype"], case["B"]
+    q, new, cache, lse, pos = _t(qs, e), _t(ns, e), _t(cs, e), _t(ls, "f32"), _t((b,), "i32")
+    layout = " layout <bshd>" if case["layout"] == "bshd" else ""
+    results = f"{q}, {lse}" if case["lse"] else q
+    names = "%o, %lse" if case["lse"] else "%o"
+    return f"""func.func @main(%q: {q}, %kn: {new}, %vn: {new}, %kc: {cache}, %vc: {cache}, %pos: {pos}, %len: {pos}) -> ({results}, {cache}, {cache}) {{
+  %k1 = coda.append %kn into %kc at %pos{layout} : {new} into {cache} at {pos}
+  %v1 = coda.append %vn into %vc at %pos{layout} : {new} into {cache} at {pos}
+  {names} = coda.attention %q, %k1, %v1 cache(%len : {pos}){_attrs(case)}
+      : {q}, {cache}, {cache} -> {results}
+  return {names}, %k1, %v1 : {results}, {cache}, {cache}
+}}
+"""
+
+
+def attention_program(case):
+    qs, _, cs, _ = shapes(case)
+    e, b = case["dtype"], case["B"]
+    q, cache, lens = _t(qs, e), _t(cs, e), _t((b,), "i32")
+    return f"""func.func @main(%q: {q}, %kc: {cache}, %vc: {cache}, %len: {lens}) -> {q} {{
+  %o = coda.attention %q, %kc, %vc cache(%len : {lens}){_attrs(case)} : {q}, {cache}, {cache} -> {q}
+  return %o : {q}
+}}
+"""
+
+
+def append_program(case):
+    _, ns, cs, _ = shapes(case)
+    e, b = case["dtype"], case["B"]
+    new, cache, pos = _t(ns, e), _t(cs, e), _t((b,), "i32")
+    layout = " layout <bshd>" if case["layout"] == "bshd" else ""
+    return f"""func.func @main(%kn: {new}, %kc: {cache}, %pos: {pos}) -> {cache} {{
+  %k1 = coda.append %kn into %kc at %pos{layout} : {new} into {cache} at {pos}
+  return %k1 : {cache}
+}}
+"""
+
+
+def emit(programs, out, build):
+    """Writes OUT/<name>.cu for each (name, program text) with coda-translate of `build`."""
+    os.makedirs(out, exist_ok=True)
+    translate = os.path.join(build, "bin", "coda-translate")
+    for name, text in programs:
+        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", "-o",
+                        os.path.join(out, f"{name}.cu")], input=text, text=True, check=True)
+
+
+def visible(case, lens, torch):
+    """[B, 1, Sq, cap] booleans: query i of sequence b sits at r = len[b] - Sq + i and sees
+    keys j < len[b] that the mask allows; rows with r < 0 see nothing."""
+    sq, cap = case["Sq"], case["cap"]
+    device = lens.device
+    i = torch.arange(sq, device=device)[None, :, None]
+    j = torch.arange(cap, device=device)[None, None, :]
+    n = lens.long()[:, None, None]
+    r = n - sq + i
+    seen = (j < n) & (r >= 0)
+    mask = case.get("mask", {})
+    if mask.get("causal"):
+        seen &= j <= r
+    if "left" in mask:
+        seen &= j >= r - mask["left"]
+    return seen[:, None]
+
+
+def reference(case, q, k, v, lens, torch):
+    """fp32 attention of q over the caches k, v (out in the case's layout, lse [B, Hq, Sq])."""
+    hq, hkv, d = case["Hq"], case["Hkv"], case["d"]
+    if case["layout"] == "bshd":
+        q, k, v = (x.transpose(1, 2) for x in (q, k, v))
+    q, k, v = (x.float() for x in (q, k, v))
+    k = k.repeat_interleave(hq // hkv, dim=1)
+    v = v.repeat_interleave(hq // hkv, dim=1)
+    s = (q @ k.transpose(-1, -2)) / math.sqrt(d)
+    s = s.masked_fill(~visible(case, lens, torch), float("-inf"))
+    m = s.amax(-1, keepdim=True)
+    m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+    p = torch.exp(s - m)
+    total = p.sum(-1, keepdim=True)
+    out = (p @ v) / torch.where(total > 0, total, torch.ones_like(total))
+    lse = (m + torch.log(total)).squeeze(-1)
+    if case["layout"] == "bshd":
+        out = out.transpose(1, 2)
+    return out, lse

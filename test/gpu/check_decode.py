@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""T3 for decoding over a KV cache: each case is a whole decode step (coda.decode.step_program:
+the new K and V rows appended at pos[b], then coda.attention over the cache with len[b] =
+pos[b] + Sq keys), emitted with its PyTorch binding, built, and run on the GPU. Checks:
+- the output against an fp32 PyTorch reference over the appended caches: max|out - ref| /
+  max|ref| <= 1e-2; rows that see no key exactly 0 with lse = -inf;
+- the LSE (where the case returns it) within 1e-2;
+- the caches bit-exact against the reference append, and updated in place: the binding
+  returns the cache tensors it was given;
+at ragged lengths (1, 7, 129, 4097 and 32769 in one batch), GQA 4:1 and 8:1, MHA and MQA, d 64
+and 128, bf16 and f16, both layouts, and a speculative step of 4 queries under a causal window.
+Exit status 0 when every case passes.
+
+Usage: check_decode.py --emit DIR [--build DIR]     (where LLVM is: write the .cu files)
+       check_decode.py --emitted DIR [--only A,B]   (on the GPU machine: build and run)
+       check_decode.py --list
+"""
+import argparse
+import concurrent.futures
+import os
+import sys
+
+from coda import decode
+from coda.paths import build_dir
+
+BOUND = 1e-2
+
+
+def case(b, hq, hkv, sq, cap, d, layout="bhsd", dtype="bf16", mask=None, lse=False, lens=()):
+    return {"B": b, "Hq": hq, "Hkv": hkv, "Sq": sq, "cap": cap, "d": d, "layout": layout,
+            "dtype": dtype, "mask": mask or {}, "lse": lse, "lens": lens}
+
+
+CASES = {
+    # Ragged lengths in one batch, Llama-3's GQA 32:8.
+    "gqa4_ragged": case(5, 32, 8, 1, 32784, 128, lse=True, lens=(1, 7, 129, 4097, 32769)),
+    "mqa_d64_f16_bshd": case(3, 8, 1, 1, 4200, 64, "bshd", "f16", lens=(4097, 1, 129)),
+    "mha_d128": case(2, 8, 8, 1, 300, 128, lens=(129, 7)),
+    # A speculative step: 4 queries under a causal window, GQA 8:1 (32 packed rows), one
+    # sequence shorter than the step (its first rows see nothing).
+    "gqa8_speculative": case(2, 32, 4, 4, 4200, 128, "bshd", mask={"causal": 1, "left": 1023},
+                             lse=True, lens=(4097, 2)),
+    "b64_window_f16": case(64, 32, 8, 1, 4096, 128, dtype="f16", mask={"left": 1023},
+                           lens=tuple(64 * i + 1 for i in range(64))),
+    "b1_l32k": case(1, 32, 8, 1, 32768, 128, lse=True, lens=(32768,)),
+}
+
+
+def check(name, module, torch):
+    c = CASES[name]
+    dtype = torch.bfloat16 if c["dtype"] == "bf16" else torch.float16
+    qs, ns, cs, _ = decode.shapes(c)
+    torch.manual_seed(0)
+    q, kn, vn, kc, vc = (torch.randn(*s, device="cuda").to(dtype) for s in (qs, ns, ns, cs, cs))
+    lens = torch.tensor(c["lens"], dtype=torch.int32, device="cuda")
+    pos = lens - c["Sq"]
+    # The reference append: positions below 0 are dropped, as past the capacity.
+    seq = 2 if c["layout"] == "bhsd" else 1
+    k_ref, v_ref = kc.clone(), vc.clone()
+    for b in range(c["B"]):
+        for t in range(c["Sq"]):
+            p = int(pos[b]) + t
+            if 0 <= p < c["cap"]:
+                k_ref[b].select(seq - 1, p).copy_(kn[b].select(seq - 1, t))
+                v_ref[b].select(seq - 1, p).copy_(vn[b].select(seq - 1, t))
+    outs = list(module.main(q, kn, vn, kc, vc, pos, lens))
+    torch.cuda.synchronize()
+    out, k1, v1 = outs[0], outs[-2], outs[-1]
+    ok = True
+    line = f"  {name:18s}"
+    in_place = k1.data_ptr() == kc.data_ptr() and v1.data_ptr() == vc.data_ptr()
+    exact = bool(torch.equal(k1, k_ref)) and bool(torch.equal(v1, v_ref))
+    ok &= in_place and exact
+    line += " append " + ("exact" if exact else "WRONG") + (", in place" if in_place else ", COPIED")
+    ref, lse_ref = decode.reference(c, q, k_ref, v_ref, lens, torch)
+    err = ((out.float() - ref).abs().max() / ref.abs().max()).item()
+    ok &= err <= BOUND
+    line += f", rel {err:.1e}"
+    empty = ~decode.visible(c, lens, torch).any(-1)  # [B, 1, Sq]
+    rows = out.transpose(1, 2) if c["layout"] == "bshd" else out  # [B, Hq, Sq, d]
+    empty = empty.expand(rows.shape[:3])
+    if empty.any():
+        zero = bool((rows[empty] == 0).all())
+        ok &= zero
+        line += f", {int(empty[:, 0].sum())} empty rows {'0' if zero else 'NOT 0'}"
+    if c["lse"]:
+        lse = outs[1]
+        finite = torch.isfinite(lse_ref)
+        lerr = (lse[finite] - lse_ref[finite]).abs().max().item()
+        inf_ok = bool((lse[~finite] == float("-inf")).all())
+        ok &= lerr <= 1e-2 and inf_ok
+        line += f", lse abs {lerr:.1e}" + ("" if inf_ok else " (-inf rows wrong)")
+    print(line + ("" if ok else "  FAIL"), flush=True)
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--emit", metavar="DIR", help="write each case's .cu into DIR and stop")
+    parser.add_argument("--emitted", metavar="DIR", help="the cases' .cu files")
+    parser.add_argument("--build", default=str(build_dir()), help="coda's build (coda-translate)")
+    parser.add_argument("--builds", help="folder for the extensions (default: DIR/builds)")
+    parser.add_argument("--only", help="comma-separated cases")
+    parser.add_argument("--list", action="store_true", help="print the cases")
+    args = parser.parse_args()
+    names = args.only.split(",") if args.only else list(CASES)
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        sys.exit(f"check_decode: no case {', '.join(unknown)} (cases: {' '.join(CASES)})")
+    if args.list:
+        print(" ".join(CASES))
+        return 0
+    if args.emit:
+        decode.emit([(n, decode.step_program(CASES[n])) for n in names], args.emit, args.build)
+        return 0
+    if not args.emitted:
+        sys.exit("check_decode: give --emit DIR or --emitted DIR")
+    import torch
+
+    from coda.extension import build
+
+    args.out = args.emitted
+    args.builds = args.builds or os.path.join(args.emitted, "builds")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
+        modules = list(pool.map(
+            lambda n: build(n, os.path.join(args.emitted, f"{n}.cu"), args)[0], names))
+    ok = True
+    for name, module in zip(names, modules):
+        ok &= check(name, module, torch)
+    print("all passed" if ok else "FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
