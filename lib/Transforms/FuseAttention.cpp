@@ -602,7 +602,8 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
     bits = call.getResult(1);
   }
   auto attention = AttentionOp::create(
-      rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), /*cache_lens=*/Value(), blocks, bits,
+      rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), /*cache_lens=*/Value(),
+      /*pages=*/Value(), blocks, bits,
       rewriter.getF32FloatAttr(static_cast<float>(scale)), *mask,
       AttentionLayoutAttr::get(ctx, q.layout));
   if (!edit->region.empty())

@@ -3,9 +3,11 @@ reference, for test/gpu/check_decode.py and bench/decode.py.
 
 A case is a dict: B, Hq, Hkv, Sq (the step's query rows: 1, or a speculative step's few),
 cap (the cache's capacity), d, layout ("bhsd": caches [B, Hkv, cap, d]; "bshd": [B, cap, Hkv,
-d]), dtype ("bf16" or "f16"), mask (#coda.mask parameters: "causal", "left"), lse (bool).
-step_program() writes the whole step `@main(q, k_new, v_new, k_cache, v_cache, pos, len) ->
-(out[, lse], k_cache, v_cache)`: the new rows appended at pos[b], then attention with
+d]), dtype ("bf16" or "f16"), mask (#coda.mask parameters: "causal", "left"), lse (bool), and
+optionally page (a paged cache: pools of pages of that many rows, [N, Hkv, page, d] or
+[N, page, Hkv, d], and a page table argument [B, cap / page] of i32 before pos).
+step_program() writes the whole step `@main(q, k_new, v_new, k_cache, v_cache, [table,] pos,
+len) -> (out[, lse], k_cache, v_cache)`: the new rows appended at pos[b], then attention with
 len[b] = pos[b] + Sq keys; attention_program() only the attention (`@main(q, k_cache, v_cache,
 len) -> out`) and append_program() only one append (`@main(k_new, k_cache, pos) -> k_cache`).
 visible() and reference() define the expected result from the rules of docs/semantics.md,
@@ -21,12 +23,28 @@ def _t(shape, element):
     return f"tensor<{'x'.join(map(str, shape))}x{element}>"
 
 
+def pool_pages(case):
+    """Pages in a paged case's pool: every sequence's, and as many spare."""
+    return 2 * case["B"] * (case["cap"] // case["page"])
+
+
 def shapes(case):
-    """Q, new rows, cache and LSE shapes of a case, in its layout."""
+    """Q, new rows, cache (a paged case's pool) and LSE shapes of a case, in its layout."""
     b, hq, hkv, sq, cap, d = (case[k] for k in ("B", "Hq", "Hkv", "Sq", "cap", "d"))
+    rows = cap
+    if case.get("page"):
+        b, rows = pool_pages(case), case["page"]
     if case["layout"] == "bhsd":
-        return (b, hq, sq, d), (b, hkv, sq, d), (b, hkv, cap, d), (b, hq, sq)
-    return (b, sq, hq, d), (b, sq, hkv, d), (b, cap, hkv, d), (b, hq, sq)
+        return (case["B"], hq, sq, d), (case["B"], hkv, sq, d), (b, hkv, rows, d), (case["B"], hq, sq)
+    return (case["B"], sq, hq, d), (case["B"], sq, hkv, d), (b, rows, hkv, d), (case["B"], hq, sq)
+
+
+def _table(case):
+    """The page table's type and the ops' pages(...) clause ('' for a contiguous cache)."""
+    if not case.get("page"):
+        return None, ""
+    t = _t((case["B"], case["cap"] // case["page"]), "i32")
+    return t, f" pages(%table : {t})"
 
 
 def _attrs(case):
@@ -48,10 +66,12 @@ def step_program(case):
     layout = " layout <bshd>" if case["layout"] == "bshd" else ""
     results = f"{q}, {lse}" if case["lse"] else q
     names = "%o, %lse" if case["lse"] else "%o"
-    return f"""func.func @main(%q: {q}, %kn: {new}, %vn: {new}, %kc: {cache}, %vc: {cache}, %pos: {pos}, %len: {pos}) -> ({results}, {cache}, {cache}) {{
-  %k1 = coda.append %kn into %kc at %pos{layout} : {new} into {cache} at {pos}
-  %v1 = coda.append %vn into %vc at %pos{layout} : {new} into {cache} at {pos}
-  {names} = coda.attention %q, %k1, %v1 cache(%len : {pos}){_attrs(case)}
+    table, pages = _table(case)
+    table_arg = f"%table: {table}, " if table else ""
+    return f"""func.func @main(%q: {q}, %kn: {new}, %vn: {new}, %kc: {cache}, %vc: {cache}, {table_arg}%pos: {pos}, %len: {pos}) -> ({results}, {cache}, {cache}) {{
+  %k1 = coda.append %kn into %kc at %pos{pages}{layout} : {new} into {cache} at {pos}
+  %v1 = coda.append %vn into %vc at %pos{pages}{layout} : {new} into {cache} at {pos}
+  {names} = coda.attention %q, %k1, %v1 cache(%len : {pos}){pages}{_attrs(case)}
       : {q}, {cache}, {cache} -> {results}
   return {names}, %k1, %v1 : {results}, {cache}, {cache}
 }}
@@ -108,8 +128,41 @@ def visible(case, lens, torch):
     return seen[:, None]
 
 
+def page_table(case, torch, device):
+    """A page table of a paged case: each sequence's pages drawn at random from the pool."""
+    per = case["cap"] // case["page"]
+    order = torch.randperm(pool_pages(case), generator=torch.Generator().manual_seed(1))
+    return order[: case["B"] * per].view(case["B"], per).to(torch.int32).to(device)
+
+
+def gather(case, pool, table):
+    """A paged case's pool as contiguous caches, [B, Hkv, cap, d] or [B, cap, Hkv, d]."""
+    if not case.get("page"):
+        return pool
+    seq = 2 if case["layout"] == "bhsd" else 1
+    pages = pool[table.long()]  # [B, P, ...page...]
+    if seq == 2:  # [B, P, Hkv, page, d] -> [B, Hkv, P·page, d]
+        return pages.permute(0, 2, 1, 3, 4).flatten(2, 3)
+    return pages.flatten(1, 2)  # [B, P, page, Hkv, d] -> [B, P·page, Hkv, d]
+
+
+def scatter(case, pool, table, caches):
+    """Writes contiguous caches back into a copy of a paged case's pool."""
+    if not case.get("page"):
+        return caches
+    pool = pool.clone()
+    b, per, page = case["B"], case["cap"] // case["page"], case["page"]
+    if case["layout"] == "bhsd":  # [B, Hkv, P·page, d] -> [B, P, Hkv, page, d]
+        pages = caches.unflatten(2, (per, page)).permute(0, 2, 1, 3, 4)
+    else:
+        pages = caches.unflatten(1, (per, page))
+    pool[table.long().flatten()] = pages.flatten(0, 1)
+    return pool
+
+
 def reference(case, q, k, v, lens, torch):
-    """fp32 attention of q over the caches k, v (out in the case's layout, lse [B, Hq, Sq])."""
+    """fp32 attention of q over the (contiguous) caches k, v (out in the case's layout, lse
+    [B, Hq, Sq])."""
     hq, hkv, d = case["Hq"], case["Hkv"], case["d"]
     if case["layout"] == "bshd":
         q, k, v = (x.transpose(1, 2) for x in (q, k, v))

@@ -8,7 +8,8 @@ pos[b] + Sq keys), emitted with its PyTorch binding, built, and run on the GPU. 
 - the caches bit-exact against the reference append, and updated in place: the binding
   returns the cache tensors it was given;
 at ragged lengths (1, 7, 129, 4097 and 32769 in one batch), GQA 4:1 and 8:1, MHA and MQA, d 64
-and 128, bf16 and f16, both layouts, and a speculative step of 4 queries under a causal window.
+and 128, bf16 and f16, both layouts, a speculative step of 4 queries under a causal window, and
+paged caches (pages of 16 and 256 rows drawn at random from a pool twice the needed size).
 Exit status 0 when every case passes.
 
 Usage: check_decode.py --emit DIR [--build DIR]     (where LLVM is: write the .cu files)
@@ -26,9 +27,10 @@ from coda.paths import build_dir
 BOUND = 1e-2
 
 
-def case(b, hq, hkv, sq, cap, d, layout="bhsd", dtype="bf16", mask=None, lse=False, lens=()):
+def case(b, hq, hkv, sq, cap, d, layout="bhsd", dtype="bf16", mask=None, lse=False, lens=(),
+         page=None):
     return {"B": b, "Hq": hq, "Hkv": hkv, "Sq": sq, "cap": cap, "d": d, "layout": layout,
-            "dtype": dtype, "mask": mask or {}, "lse": lse, "lens": lens}
+            "dtype": dtype, "mask": mask or {}, "lse": lse, "lens": lens, "page": page}
 
 
 CASES = {
@@ -43,6 +45,11 @@ CASES = {
     "b64_window_f16": case(64, 32, 8, 1, 4096, 128, dtype="f16", mask={"left": 1023},
                            lens=tuple(64 * i + 1 for i in range(64))),
     "b1_l32k": case(1, 32, 8, 1, 32768, 128, lse=True, lens=(32768,)),
+    # Paged: vLLM's [N, 16, Hkv, d] pools, and pages of 256 rows head-major.
+    "paged16_gqa4_bshd": case(4, 32, 8, 1, 4160, 128, "bshd", lse=True, lens=(1, 17, 4097, 300),
+                              page=16),
+    "paged256_mqa_f16": case(2, 8, 1, 2, 8192, 64, dtype="f16", mask={"causal": 1},
+                             lens=(8192, 255), page=256),
 }
 
 
@@ -54,22 +61,25 @@ def check(name, module, torch):
     q, kn, vn, kc, vc = (torch.randn(*s, device="cuda").to(dtype) for s in (qs, ns, ns, cs, cs))
     lens = torch.tensor(c["lens"], dtype=torch.int32, device="cuda")
     pos = lens - c["Sq"]
-    # The reference append: positions below 0 are dropped, as past the capacity.
+    table = decode.page_table(c, torch, "cuda") if c["page"] else None
+    # The reference append on contiguous caches: positions below 0 are dropped, as past the
+    # capacity.
     seq = 2 if c["layout"] == "bhsd" else 1
-    k_ref, v_ref = kc.clone(), vc.clone()
+    k_ref, v_ref = (decode.gather(c, x, table).clone() for x in (kc, vc))
     for b in range(c["B"]):
         for t in range(c["Sq"]):
             p = int(pos[b]) + t
             if 0 <= p < c["cap"]:
                 k_ref[b].select(seq - 1, p).copy_(kn[b].select(seq - 1, t))
                 v_ref[b].select(seq - 1, p).copy_(vn[b].select(seq - 1, t))
-    outs = list(module.main(q, kn, vn, kc, vc, pos, lens))
+    pools = [decode.scatter(c, x, table, ref) for x, ref in ((kc, k_ref), (vc, v_ref))]
+    outs = list(module.main(q, kn, vn, kc, vc, *([table] if c["page"] else []), pos, lens))
     torch.cuda.synchronize()
     out, k1, v1 = outs[0], outs[-2], outs[-1]
     ok = True
     line = f"  {name:18s}"
     in_place = k1.data_ptr() == kc.data_ptr() and v1.data_ptr() == vc.data_ptr()
-    exact = bool(torch.equal(k1, k_ref)) and bool(torch.equal(v1, v_ref))
+    exact = bool(torch.equal(k1, pools[0])) and bool(torch.equal(v1, pools[1]))
     ok &= in_place and exact
     line += " append " + ("exact" if exact else "WRONG") + (", in place" if in_place else ", COPIED")
     ref, lse_ref = decode.reference(c, q, k_ref, v_ref, lens, torch)

@@ -17,6 +17,9 @@
 //   programmatic dependent of the decode kernel, combines them by LSE.
 // - appendKernel writes a step's new K or V rows at row pos[b] of each sequence: O(Sn·d) per
 //   head, in place.
+// - Paged caches (pools of pages and a page table per sequence, as vLLM and FlashInfer keep
+//   them): the kernels find each row through Problem::kvAt and the table, a 64-key tile
+//   spanning as many pages as it needs.
 //
 // The generated `Problem` is that of Attention.cuh with `len` the sequence's cache length:
 // its mask functions place query i at position len - Sq + i.
@@ -57,14 +60,27 @@ template <class Problem> struct Plan {
   }
 };
 
+/// Keys [j0, j0 + 64) of (sequence b, KV head g) into `tile` (rows at or past jEnd: zeros),
+/// each row where Problem::kvAt puts it (a paged cache: on its page).
+template <class Problem, class KV>
+__device__ __forceinline__ void loadKeys(KV &tile, const typename Problem::Element *cache, int b,
+                                         int g, int j0, int jEnd, const int *table) {
+  for (int c = threadIdx.x; c < kKeys * KV::kChunks; c += kThreads) {
+    int r = c / KV::kChunks, col = c % KV::kChunks * 8, j = j0 + r;
+    bool valid = j < jEnd;
+    copy16(tile.at(r, col), cache + (valid ? Problem::kvAt(b, g, j, table) + col : 0), valid);
+  }
+}
+
 template <class Problem>
 __global__ void __launch_bounds__(kThreads)
     decodeKernel(const typename Problem::Element *__restrict__ q,
                  const typename Problem::Element *__restrict__ k,
                  const typename Problem::Element *__restrict__ v,
                  typename Problem::Element *__restrict__ out, float *__restrict__ lse,
-                 const typename Problem::Length *__restrict__ lens, int splits,
-                 float *__restrict__ partial, float *__restrict__ partialLse) {
+                 const typename Problem::Length *__restrict__ lens,
+                 const int *__restrict__ table, int splits, float *__restrict__ partial,
+                 float *__restrict__ partialLse) {
   using T = typename Problem::Element;
   using P = Plan<Problem>;
   using KV = Tile<T, Problem::D, kKeys>;
@@ -99,11 +115,10 @@ __global__ void __launch_bounds__(kThreads)
            valid);
   }
   commit();
-  const T *kBase = k + Problem::kvOffset(b, g), *vBase = v + Problem::kvOffset(b, g);
   for (int t = 0; t < P::stages - 1; ++t) {
     if (t < tiles) {
-      sk[t].load(kBase, Problem::kvStride, kBegin + t * kKeys, kEnd);
-      sv[t].load(vBase, Problem::kvStride, kBegin + t * kKeys, kEnd);
+      loadKeys<Problem>(sk[t], k, b, g, kBegin + t * kKeys, kEnd, table);
+      loadKeys<Problem>(sv[t], v, b, g, kBegin + t * kKeys, kEnd, table);
     }
     commit();
   }
@@ -121,8 +136,8 @@ __global__ void __launch_bounds__(kThreads)
       for (int s = 0; s < kStepsD; ++s)
         ldmatrix4(qFrag[s], sq.at(lane % 16, s * 16 + lane / 16 * 8));
     if (int next = t + P::stages - 1; next < tiles) {
-      sk[next % P::stages].load(kBase, Problem::kvStride, kBegin + next * kKeys, kEnd);
-      sv[next % P::stages].load(vBase, Problem::kvStride, kBegin + next * kKeys, kEnd);
+      loadKeys<Problem>(sk[next % P::stages], k, b, g, kBegin + next * kKeys, kEnd, table);
+      loadKeys<Problem>(sv[next % P::stages], v, b, g, kBegin + next * kKeys, kEnd, table);
     }
     commit();
     KV &ks = sk[t % P::stages], &vs = sv[t % P::stages];
@@ -298,11 +313,13 @@ template <class Problem> size_t workspaceSize() {
 }
 
 /// Launches decode attention for `Problem` on `stream`; `lens` holds each sequence's cache
-/// length, `workspace` workspaceSize<Problem>() bytes.
+/// length, `table` a paged cache's page table (null otherwise), `workspace`
+/// workspaceSize<Problem>() bytes.
 template <class Problem>
 cudaError_t launch(const typename Problem::Element *q, const typename Problem::Element *k,
                    const typename Problem::Element *v, typename Problem::Element *out, float *lse,
-                   const typename Problem::Length *lens, void *workspace, cudaStream_t stream) {
+                   const typename Problem::Length *lens, const int *table, void *workspace,
+                   cudaStream_t stream) {
   using P = Plan<Problem>;
   const int splits = P::splits(multiprocessors());
   float *partial = static_cast<float *>(workspace);
@@ -313,8 +330,8 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
   if (error != cudaSuccess)
     return error;
   dim3 grid(splits, Problem::Hkv * P::blocks, Problem::B);
-  decodeKernel<Problem><<<grid, kThreads, P::smem, stream>>>(q, k, v, out, lse, lens, splits,
-                                                             partial, partialLse);
+  decodeKernel<Problem><<<grid, kThreads, P::smem, stream>>>(q, k, v, out, lse, lens, table,
+                                                             splits, partial, partialLse);
   error = cudaGetLastError();
   if (splits == 1 || error != cudaSuccess)
     return error;
@@ -335,9 +352,12 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
 
 /// Writes rows [B, H, Sn, D] (or [B, Sn, H, D] when not head-major) into a cache of capacity
 /// C at row pos[b] + t, W elements (16 bytes) a thread; rows past the capacity are dropped.
+/// With a page table ([B, C / page]) the cache is a pool of pages ([N, H, page, D] or
+/// [N, page, H, D]) and row p of sequence b is row p mod page of page table[b, p / page].
 template <class T, class Pos, int W, bool HeadMajor>
 __global__ void appendKernel(const T *__restrict__ rows, T *__restrict__ cache,
-                             const Pos *__restrict__ pos, int B, int H, int Sn, int C, int D) {
+                             const Pos *__restrict__ pos, const int *__restrict__ table, int page,
+                             int B, int H, int Sn, int C, int D) {
   using Chunk = std::conditional_t<W == 1, T, uint4>;
   const int chunks = D / W;
   const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -355,22 +375,30 @@ __global__ void appendKernel(const T *__restrict__ rows, T *__restrict__ cache,
     t = rest / H % Sn;
     b = rest / H / Sn;
   }
-  const long long p = static_cast<long long>(pos[b]) + t;
+  long long p = static_cast<long long>(pos[b]) + t;
   if (p < 0 || p >= C)
     return;
-  const long long at = HeadMajor ? ((static_cast<long long>(b) * H + h) * C + p) * D
-                                 : ((static_cast<long long>(b) * C + p) * H + h) * D;
+  // The sequence's own rows, or the page holding row p.
+  long long block = b;
+  int span = C;
+  if (table) {
+    block = table[static_cast<long long>(b) * (C / page) + p / page];
+    p %= page;
+    span = page;
+  }
+  const long long at =
+      HeadMajor ? ((block * H + h) * span + p) * D : ((block * span + p) * H + h) * D;
   reinterpret_cast<Chunk *>(cache + at)[c] = reinterpret_cast<const Chunk *>(rows)[e];
 }
 
-/// Launches appendKernel (W: 16 / sizeof(T) where D and the buffers allow, else 1).
+/// Launches appendKernel (W: 16 / sizeof(T) where D and the buffers allow, else 1; table
+/// null and page unused for a contiguous cache).
 template <class T, class Pos, int W, bool HeadMajor>
-cudaError_t append(const T *rows, T *cache, const Pos *pos, int B, int H, int Sn, int C, int D,
-                   cudaStream_t stream) {
+cudaError_t append(const T *rows, T *cache, const Pos *pos, const int *table, int page, int B,
+                   int H, int Sn, int C, int D, cudaStream_t stream) {
   long long threads = static_cast<long long>(B) * H * Sn * (D / W);
-  appendKernel<T, Pos, W, HeadMajor>
-      <<<static_cast<unsigned>((threads + 255) / 256), 256, 0, stream>>>(rows, cache, pos, B, H,
-                                                                         Sn, C, D);
+  appendKernel<T, Pos, W, HeadMajor><<<static_cast<unsigned>((threads + 255) / 256), 256, 0,
+                                       stream>>>(rows, cache, pos, table, page, B, H, Sn, C, D);
   return cudaGetLastError();
 }
 

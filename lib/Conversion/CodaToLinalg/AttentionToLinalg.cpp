@@ -34,6 +34,8 @@ public:
       : b(b), op(op), loc(op.getLoc()), ctx(b.getContext()), f32(b.getF32Type()) {}
 
   SmallVector<Value> build() {
+    k = op.getPages() ? gatherPages(op.getK()) : op.getK();
+    v = op.getPages() ? gatherPages(op.getV()) : op.getV();
     Value scores = contractQK();
     Value masked = scoreAndMask(scores);
     Value rowMax = reduceRows(masked, -std::numeric_limits<double>::infinity(), /*max=*/true);
@@ -52,6 +54,36 @@ private:
   Location loc;
   MLIRContext *ctx;
   Type f32;
+  Value k, v; // the keys and values, a paged cache's gathered per sequence
+
+  /// A paged cache as contiguous sequences in the op's layout ([B, Hkv, Sk, d] or
+  /// [B, Sk, Hkv, d]): key j of sequence b from row j mod page of page table[b, j / page].
+  Value gatherPages(Value pool) {
+    auto poolType = cast<RankedTensorType>(pool.getType());
+    unsigned seq = op.getSeqDim(), heads = op.getHeadDim();
+    SmallVector<int64_t> shape(poolType.getShape());
+    shape[0] = op.getBatchSize();
+    shape[seq] = op.getKeyLen();
+    int64_t page = op.getPageSize();
+    Value init = tensor::EmptyOp::create(b, loc, shape, poolType.getElementType());
+    SmallVector<AffineMap> maps{
+        AffineMap::get(4, 0, {dim(0), dim(seq).floorDiv(page)}, ctx),
+        AffineMap::getMultiDimIdentityMap(4, ctx)};
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{op.getPages()}, ValueRange{init}, maps,
+               SmallVector<IteratorType>(4, IteratorType::parallel),
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 SmallVector<Value> at(4);
+                 at[0] = arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]);
+                 Value j = linalg::IndexOp::create(nb, l, seq);
+                 at[seq] = arith::RemUIOp::create(nb, l, j,
+                                                  arith::ConstantIndexOp::create(nb, l, page));
+                 at[heads] = linalg::IndexOp::create(nb, l, heads);
+                 at[3] = linalg::IndexOp::create(nb, l, 3);
+                 linalg::YieldOp::create(nb, l, tensor::ExtractOp::create(nb, l, pool, at).getResult());
+               })
+        .getResult(0);
+  }
 
   AffineExpr dim(unsigned i) { return getAffineDimExpr(i, ctx); }
 
@@ -93,7 +125,7 @@ private:
     SmallVector<IteratorType> iterators(4, IteratorType::parallel);
     iterators.push_back(IteratorType::reduction);
     return linalg::GenericOp::create(
-               b, loc, init.getType(), ValueRange{op.getQ(), op.getK()}, ValueRange{init}, maps,
+               b, loc, init.getType(), ValueRange{op.getQ(), k}, ValueRange{init}, maps,
                iterators,
                [&](OpBuilder &nb, Location l, ValueRange args) {
                  Value prod = arith::MulFOp::create(nb, l, widen(nb, args[0]), widen(nb, args[1]));
@@ -282,7 +314,7 @@ private:
     SmallVector<IteratorType> iterators(4, IteratorType::parallel);
     iterators.push_back(IteratorType::reduction);
     return linalg::GenericOp::create(
-               b, loc, init.getType(), ValueRange{probs, op.getV()}, ValueRange{init}, maps,
+               b, loc, init.getType(), ValueRange{probs, v}, ValueRange{init}, maps,
                iterators,
                [&](OpBuilder &nb, Location l, ValueRange args) {
                  Value prod = arith::MulFOp::create(nb, l, args[0], widen(nb, args[1]));
@@ -343,11 +375,59 @@ LogicalResult mlir::coda::expandAttentionOp(RewriterBase &rewriter, AttentionOp 
   return success();
 }
 
+/// A paged append: loops over the pool's pages (n, row, h, c) and, reduced, over the new rows
+/// (b, t): the element takes new row t of sequence b where that row's position pos[b] + t
+/// (inside the capacity) lies at this row of this page, and keeps its value elsewhere.
+static void expandPagedAppend(RewriterBase &rewriter, AppendOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  unsigned seq = op.getSeqDim(), heads = op.getHeadDim();
+  // Loops: d0..d3 over the pool, d4 = b, d5 = t; new rows [B, H, Sn, d] or [B, Sn, H, d].
+  SmallVector<AffineExpr> rowsExprs{d(4), d(heads), d(5), d(3)};
+  if (!op.isHeadMajor())
+    std::swap(rowsExprs[1], rowsExprs[2]);
+  SmallVector<AffineMap> maps{AffineMap::get(6, 0, rowsExprs, ctx), AffineMap::get(6, 0, {d(4)}, ctx),
+                              AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+  iterators.append(2, IteratorType::reduction);
+  int64_t page = op.getCache().getType().getDimSize(seq), capacity = op.getCapacity();
+  Value table = op.getPages();
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, op.getCache().getType(), ValueRange{op.getNewRows(), op.getPos()},
+      ValueRange{op.getCache()}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        using P = arith::CmpIPredicate;
+        auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(nb, l, v).getResult(); };
+        Value b = linalg::IndexOp::create(nb, l, 4), t = linalg::IndexOp::create(nb, l, 5);
+        Value p = arith::AddIOp::create(
+            nb, l, arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[1]), t);
+        Value inside = arith::AndIOp::create(nb, l, arith::CmpIOp::create(nb, l, P::sge, p, cst(0)),
+                                             arith::CmpIOp::create(nb, l, P::slt, p, cst(capacity)));
+        Value clamped = arith::MinSIOp::create(nb, l, arith::MaxSIOp::create(nb, l, p, cst(0)),
+                                               cst(capacity - 1));
+        Value slot = tensor::ExtractOp::create(
+            nb, l, table, ValueRange{b, arith::DivUIOp::create(nb, l, clamped, cst(page))});
+        Value onPage = arith::CmpIOp::create(
+            nb, l, P::eq, arith::IndexCastOp::create(nb, l, nb.getIndexType(), slot),
+            linalg::IndexOp::create(nb, l, 0));
+        Value onRow = arith::CmpIOp::create(nb, l, P::eq, arith::RemUIOp::create(nb, l, clamped, cst(page)),
+                                            linalg::IndexOp::create(nb, l, seq));
+        Value here = arith::AndIOp::create(nb, l, inside, arith::AndIOp::create(nb, l, onPage, onRow));
+        linalg::YieldOp::create(nb, l, arith::SelectOp::create(nb, l, here, args[0], args[2]).getResult());
+      });
+  rewriter.replaceOp(op, generic.getResult(0));
+}
+
 LogicalResult mlir::coda::expandAppendOp(RewriterBase &rewriter, AppendOp op) {
   // Loops over the cache: row j of sequence b takes new row t = j - pos[b] where 0 <= t < Sn,
   // and keeps the cache's row elsewhere.
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
+  if (op.getPages()) {
+    expandPagedAppend(rewriter, op);
+    return success();
+  }
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
   RankedTensorType type = op.getCache().getType();

@@ -60,6 +60,25 @@ LogicalResult CudaEmitter::emitAttentionProblem(AttentionOp op, StringRef name) 
   offset("qOffset", "h", hq, sq, qStride);
   offset("kvOffset", "g", hkv, sk, kvStride);
   offset("outOffset", "h", hq, sq, outStride);
+  // Over a KV cache: where row j of (sequence b, KV head g) lies, in a paged cache on the page
+  // that the sequence's table row names.
+  if (cache) {
+    int64_t page = op.getPageSize(), maxPages = op.getPages() ? sk / page : 1;
+    os << "  static constexpr bool paged = " << (op.getPages() ? "true" : "false")
+       << ";\n  static constexpr int pageSize = " << page << ", maxPages = " << maxPages << ";\n";
+    os << "  static __device__ __forceinline__ long long kvAt(int b, int g, int j, const int *table) {\n";
+    if (!op.getPages()) {
+      os << "    return kvOffset(b, g) + static_cast<long long>(j) * kvStride;\n  }\n";
+    } else {
+      os << "    long long page = table[b * maxPages + j / pageSize];\n    return ";
+      if (headMajor)
+        os << "((page * " << hkv << " + g) * pageSize + j % pageSize) * " << d;
+      else
+        os << "(page * pageSize + j % pageSize) * " << hkv * d << " + static_cast<long long>(g) * "
+           << d;
+      os << ";\n  }\n";
+    }
+  }
 
   // Query row i sits at key position r = i + Sk - Sq, or i + len - Sq in a KV cache.
   int64_t shift = sk - sq;

@@ -219,7 +219,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         // Over a KV cache: the decode kernel, its split partials in the scratch.
         bos << "  // coda.attention " << name << " over a KV cache (decode kernel).\n";
         bos << "  if (coda::rt::attention::decode::launch<" << name << ">(" << operands
-            << ptr(lens) << ", scratch, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
+            << ptr(lens) << ", "
+            << (attention.getPages() ? ptr(attention.getPages()) : std::string("nullptr"))
+            << ", scratch, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
         scratch.push_back("coda::rt::attention::decode::workspaceSize<" + name + ">()");
         continue;
       }
@@ -249,11 +251,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "  if (static_cast<const void *>(" << dst << ") != static_cast<const void *>(" << src
           << "))\n    cudaMemcpyAsync(" << dst << ", " << src << ", " << numBytes(cacheType)
           << ", cudaMemcpyDeviceToDevice, stream);\n";
-      unsigned h = append.isHeadMajor() ? 1 : 2;
       bos << "  if (coda::rt::attention::decode::append<" << element << ", " << pos << ", " << width
           << ", " << (append.isHeadMajor() ? "true" : "false") << ">(" << ptr(append.getNewRows())
-          << ", " << dst << ", " << ptr(append.getPos()) << ", " << cacheType.getDimSize(0) << ", "
-          << cacheType.getDimSize(h) << ", " << append.getNumNewRows() << ", "
+          << ", " << dst << ", " << ptr(append.getPos()) << ", "
+          << (append.getPages() ? ptr(append.getPages()) : std::string("nullptr")) << ", "
+          << cacheType.getDimSize(append.getSeqDim()) << ", " << append.getBatchSize() << ", "
+          << cacheType.getDimSize(append.getHeadDim()) << ", " << append.getNumNewRows() << ", "
           << append.getCapacity() << ", " << d << ", stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       bos << "  // " << (cast<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(func, call.getCalleeAttr()))

@@ -694,7 +694,7 @@ func.func @attention_bits_shape(%q: tensor<2x4x200x64xf32>, %m: tensor<2x1x2x2xi
 
 func.func @attention_blocks_alone(%q: tensor<1x1x8x64xf32>, %m: tensor<1x1x1x1xi8>) {
   // expected-error @+1 {{a runtime mask needs both blocks and bits}}
-  %o = "coda.attention"(%q, %q, %q, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0>, scale = 1.0 : f32}> ({}) : (tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x1x1xi8>) -> tensor<1x1x8x64xf32>
+  %o = "coda.attention"(%q, %q, %q, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0>, scale = 1.0 : f32}> ({}) : (tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>, tensor<1x1x1x1xi8>) -> tensor<1x1x8x64xf32>
   return
 }
 
@@ -782,5 +782,29 @@ func.func @append_element(%new: tensor<2x2x1x64xf16>, %cache: tensor<2x2x16x64xb
 func.func @append_positions(%new: tensor<2x1x2x64xbf16>, %cache: tensor<2x16x2x64xbf16>, %pos: tensor<1xi32>) {
   // expected-error @+1 {{positions must be tensor<2xi32> or tensor<2xi64> (one per sequence); got 'tensor<1xi32>'}}
   %c = coda.append %new into %cache at %pos layout <bshd> : tensor<2x1x2x64xbf16> into tensor<2x16x2x64xbf16> at tensor<1xi32>
+  return
+}
+
+// -----
+
+func.func @pages_without_cache(%q: tensor<2x2x1x64xf32>, %k: tensor<8x2x16x64xf32>, %t: tensor<2x4xi32>) {
+  // expected-error @+1 {{pages describe a paged KV cache: they need cache(...) lengths}}
+  %o = coda.attention %q, %k, %k pages(%t : tensor<2x4xi32>) scale 1.0 : tensor<2x2x1x64xf32>, tensor<8x2x16x64xf32>, tensor<8x2x16x64xf32> -> tensor<2x2x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @pages_table(%q: tensor<2x2x1x64xf32>, %k: tensor<8x2x16x64xf32>, %n: tensor<2xi32>, %t: tensor<2x4xi64>) {
+  // expected-error @+1 {{pages must be tensor<2xPxi32> (a page table row per sequence); got 'tensor<2x4xi64>'}}
+  %o = coda.attention %q, %k, %k cache(%n : tensor<2xi32>) pages(%t : tensor<2x4xi64>) scale 1.0 : tensor<2x2x1x64xf32>, tensor<8x2x16x64xf32>, tensor<8x2x16x64xf32> -> tensor<2x2x1x64xf32>
+  return
+}
+
+// -----
+
+func.func @append_paged_heads(%new: tensor<2x1x4x64xbf16>, %pool: tensor<8x16x2x64xbf16>, %pos: tensor<2xi32>, %t: tensor<2x4xi32>) {
+  // expected-error @+1 {{expects new rows [2, 1, 4, 64] to match the cache [8, 16, 2, 64] in every dimension but the sequence and the pages ([B, S, H, d])}}
+  %c = coda.append %new into %pool at %pos pages(%t : tensor<2x4xi32>) layout <bshd> : tensor<2x1x4x64xbf16> into tensor<8x16x2x64xbf16> at tensor<2xi32>
   return
 }

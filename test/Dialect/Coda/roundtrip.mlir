@@ -201,3 +201,18 @@ func.func @decode_step(%q: tensor<4x8x1x64xbf16>, %k: tensor<4x2x1x64xbf16>, %kc
       -> tensor<4x8x1x64xbf16>
   return %o : tensor<4x8x1x64xbf16>
 }
+
+// CHECK-LABEL: func.func @paged_decode_step
+// CHECK:       coda.append %{{.*}} into %{{.*}} at %{{.*}} pages(%{{.*}} : tensor<4x32xi32>) layout <bshd> : tensor<4x1x8x128xbf16> into tensor<512x16x8x128xbf16> at tensor<4xi32>
+// CHECK:       coda.attention %{{.*}}, %{{.*}}, %{{.*}} cache(%{{.*}} : tensor<4xi32>) pages(%{{.*}} : tensor<4x32xi32>) scale 1.250000e-01 layout <bshd> : tensor<4x1x32x128xbf16>, tensor<512x16x8x128xbf16>, tensor<512x16x8x128xbf16> -> tensor<4x1x32x128xbf16>
+func.func @paged_decode_step(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x1x8x128xbf16>,
+    %kp: tensor<512x16x8x128xbf16>, %vp: tensor<512x16x8x128xbf16>, %table: tensor<4x32xi32>,
+    %pos: tensor<4xi32>, %len: tensor<4xi32>) -> tensor<4x1x32x128xbf16> {
+  %k1 = coda.append %k into %kp at %pos pages(%table : tensor<4x32xi32>) layout <bshd>
+      : tensor<4x1x8x128xbf16> into tensor<512x16x8x128xbf16> at tensor<4xi32>
+  %o = coda.attention %q, %k1, %vp cache(%len : tensor<4xi32>) pages(%table : tensor<4x32xi32>)
+      scale 0.125 layout <bshd>
+      : tensor<4x1x32x128xbf16>, tensor<512x16x8x128xbf16>, tensor<512x16x8x128xbf16>
+      -> tensor<4x1x32x128xbf16>
+  return %o : tensor<4x1x32x128xbf16>
+}

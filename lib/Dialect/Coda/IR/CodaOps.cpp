@@ -627,6 +627,15 @@ static bool isSequenceLengths(RankedTensorType type, int64_t batch) {
          (type.getElementType().isInteger(32) || type.getElementType().isInteger(64));
 }
 
+/// A page table: tensor<BxPxi32>, P >= 1.
+static LogicalResult verifyPageTable(Operation *op, RankedTensorType table, int64_t batch) {
+  if (table.getRank() != 2 || table.getDimSize(0) != batch || table.getDimSize(1) < 1 ||
+      !table.getElementType().isInteger(32))
+    return op->emitOpError("pages must be tensor<")
+           << batch << "xPxi32> (a page table row per sequence); got " << table;
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   RankedTensorType q = getQ().getType(), k = getK().getType(), v = getV().getType();
   for (Value operand : getOperands())
@@ -643,10 +652,20 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("expects Q, K and V of one element type among bf16, f16 and f32; got ")
            << q.getElementType() << ", " << k.getElementType() << " and " << v.getElementType();
   unsigned h = getHeadDim(), s = getSeqDim();
-  if (k.getDimSize(0) != q.getDimSize(0) || v.getDimSize(0) != q.getDimSize(0))
+  if (getPages()) {
+    if (!getCacheLens())
+      return emitOpError("pages describe a paged KV cache: they need cache(...) lengths");
+    if (failed(verifyPageTable(getOperation(), cast<RankedTensorType>(getPages().getType()),
+                               getBatchSize())))
+      return failure();
+    if (v.getDimSize(0) != k.getDimSize(0))
+      return emitOpError("expects K and V pools of as many pages; got ")
+             << shapeStr(k.getShape()) << " and " << shapeStr(v.getShape());
+  } else if (k.getDimSize(0) != q.getDimSize(0) || v.getDimSize(0) != q.getDimSize(0)) {
     return emitOpError("expects one batch size B; Q, K and V have ")
            << shapeStr(q.getShape()) << ", " << shapeStr(k.getShape()) << " and "
            << shapeStr(v.getShape());
+  }
   if (k.getDimSize(h) != v.getDimSize(h) || k.getDimSize(s) != v.getDimSize(s))
     return emitOpError("expects K and V with the same heads and keys; got ")
            << shapeStr(k.getShape()) << " and " << shapeStr(v.getShape());
@@ -751,15 +770,20 @@ LogicalResult AppendOp::verify() {
     return emitOpError("expects new rows of the cache's element type ")
            << cache.getElementType() << "; got " << rows.getElementType();
   unsigned seq = getSeqDim();
-  for (unsigned d = 0; d < 4; ++d)
+  bool paged = static_cast<bool>(getPages());
+  for (unsigned d = paged ? 1 : 0; d < 4; ++d)
     if (d != seq && rows.getDimSize(d) != cache.getDimSize(d))
       return emitOpError("expects new rows ")
              << shapeStr(rows.getShape()) << " to match the cache " << shapeStr(cache.getShape())
-             << " in every dimension but the sequence (" << form << ")";
-  if (!isSequenceLengths(pos, cache.getDimSize(0)))
+             << " in every dimension but the sequence"
+             << (paged ? " and the pages (" : " (") << form << ")";
+  int64_t batch = rows.getDimSize(0);
+  if (paged && failed(verifyPageTable(getOperation(),
+                                      cast<RankedTensorType>(getPages().getType()), batch)))
+    return failure();
+  if (!isSequenceLengths(pos, batch))
     return emitOpError("positions must be tensor<")
-           << cache.getDimSize(0) << "xi32> or tensor<" << cache.getDimSize(0)
-           << "xi64> (one per sequence); got " << pos;
+           << batch << "xi32> or tensor<" << batch << "xi64> (one per sequence); got " << pos;
   return success();
 }
 

@@ -169,6 +169,12 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     see nothing. `lens` and `cache` exclude each other. A decode step appends the new keys
     with `coda.append` and attends over the result with `len[b]` counting them.
 
+    **Paged caches.** With `cache(...)` and `pages(%table : tensor<BxPxi32>)`, K and V are
+    pools of pages, `[N, page, Hkv, d]` for `bshd` (vLLM's and FlashInfer's layout) and
+    `[N, Hkv, page, d]` for `bhsd`, and key `j` of sequence `b` is row `j mod page` of page
+    `table[b, j / page]`: the cache's capacity Sk is `P · page`. Pages of 16 to 256 rows are
+    usual; any size works.
+
     **Runtime masks.** With `blocks(%blocks, %bits : tensor<MbxMhxQBxKBxi8>,
     tensor<MbxMhxSqxWxi32>)` a mask given as data narrows the visible keys further, in two
     levels over tiles of 128 queries × 128 keys (QB = ⌈Sq/128⌉, KB = ⌈Sk/128⌉, W = ⌈Sk/32⌉; Mb
@@ -191,6 +197,7 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     AnyRankedTensor:$v,
     Optional<AnyRankedTensor>:$lens,
     Optional<AnyRankedTensor>:$cache_lens,
+    Optional<AnyRankedTensor>:$pages,
     Optional<AnyRankedTensor>:$blocks,
     Optional<AnyRankedTensor>:$bits,
     F32Attr:$scale,
@@ -203,6 +210,7 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
   let assemblyFormat = [{
     $q `,` $k `,` $v (`lens` `(` $lens^ `:` type($lens) `)`)?
     (`cache` `(` $cache_lens^ `:` type($cache_lens) `)`)?
+    (`pages` `(` $pages^ `:` type($pages) `)`)?
     (`blocks` `(` $blocks^ `,` $bits `:` type($blocks) `,` type($bits) `)`)? `scale` $scale
     (`mask` $mask^)? (`layout` $layout^)? attr-dict-with-keyword
     `:` type($q) `,` type($k) `,` type($v) `->` type($out) (`,` type($lse)^)?
@@ -227,7 +235,15 @@ def Coda_AttentionOp : Coda_Op<"attention", [IsolatedFromAbove, RecursiveMemoryE
     int64_t getNumHeads() { return getQ().getType().getDimSize(getHeadDim()); }
     int64_t getNumKvHeads() { return getK().getType().getDimSize(getHeadDim()); }
     int64_t getQueryLen() { return getQ().getType().getDimSize(getSeqDim()); }
-    int64_t getKeyLen() { return getK().getType().getDimSize(getSeqDim()); }
+    /// Sk: K's rows, or a paged cache's capacity (pages per sequence × page size).
+    int64_t getKeyLen() {
+      int64_t rows = getK().getType().getDimSize(getSeqDim());
+      if (Value pages = getPages())
+        return rows * ::llvm::cast<RankedTensorType>(pages.getType()).getDimSize(1);
+      return rows;
+    }
+    /// Rows of one page of a paged cache.
+    int64_t getPageSize() { return getK().getType().getDimSize(getSeqDim()); }
     int64_t getHeadSize() { return getQ().getType().getDimSize(3); }
     int64_t getValueSize() { return getV().getType().getDimSize(3); }
     /// The mask, `#coda.mask<>` (dense) when the op has none.
@@ -253,7 +269,10 @@ def Coda_AppendOp : Coda_Op<"append", [Pure, AllTypesMatch<["cache", "result"]>]
     ```
 
     in the `bhsd` layout (`[B, H, capacity, d]`; `bshd` swaps heads and rows, as for
-    `coda.attention`). Rows past the capacity are dropped.
+    `coda.attention`). Rows past the capacity are dropped. With `pages(%table :
+    tensor<BxPxi32>)` the cache is a pool of pages as for `coda.attention` (`[N, page, H, d]`
+    for `bshd`, `[N, H, page, d]` for `bhsd`), and row `j` of sequence `b` is row
+    `j mod page` of page `table[b, j / page]`.
 
     ```mlir
     %k1 = coda.append %k_new into %k_cache at %pos
@@ -269,12 +288,14 @@ def Coda_AppendOp : Coda_Op<"append", [Pure, AllTypesMatch<["cache", "result"]>]
     AnyRankedTensor:$new_rows,
     AnyRankedTensor:$cache,
     AnyRankedTensor:$pos,
+    Optional<AnyRankedTensor>:$pages,
     DefaultValuedAttr<Coda_AttentionLayoutAttr, "::mlir::coda::AttentionLayout::BHSD">:$layout
   );
   let results = (outs AnyRankedTensor:$result);
 
   let assemblyFormat = [{
-    $new_rows `into` $cache `at` $pos (`layout` $layout^)? attr-dict
+    $new_rows `into` $cache `at` $pos (`pages` `(` $pages^ `:` type($pages) `)`)?
+    (`layout` $layout^)? attr-dict
     `:` type($new_rows) `into` type($cache) `at` type($pos)
   }];
 
@@ -283,7 +304,15 @@ def Coda_AppendOp : Coda_Op<"append", [Pure, AllTypesMatch<["cache", "result"]>]
   let extraClassDeclaration = [{
     bool isHeadMajor() { return getLayout() == AttentionLayout::BHSD; }
     unsigned getSeqDim() { return isHeadMajor() ? 2 : 1; }
-    int64_t getCapacity() { return getCache().getType().getDimSize(getSeqDim()); }
+    unsigned getHeadDim() { return isHeadMajor() ? 1 : 2; }
+    /// Rows per sequence: the cache's, or a paged cache's pages per sequence × page size.
+    int64_t getCapacity() {
+      int64_t rows = getCache().getType().getDimSize(getSeqDim());
+      if (Value pages = getPages())
+        return rows * ::llvm::cast<RankedTensorType>(pages.getType()).getDimSize(1);
+      return rows;
+    }
+    int64_t getBatchSize() { return getNewRows().getType().getDimSize(0); }
     int64_t getNumNewRows() { return getNewRows().getType().getDimSize(getSeqDim()); }
   }];
 }

@@ -3,7 +3,7 @@
 // Longformer's global tokens, a soft-capping score region, f16 with head-major heads,
 // per-sequence lengths, a runtime mask, the row-wise kernel (two query rows), and decoding
 // over a KV cache (appends, then the decode kernel: GQA bf16 with LSE, and a speculative step
-// of f16 token-major heads under a causal window with i64 lengths). Sizes are small: nvcc's
+// of f16 token-major heads in a paged cache under a causal window with i64 lengths). Sizes are small: nvcc's
 // time goes by kernel, not by shape.
 
 func.func @causal_gqa(%q: tensor<2x64x8x128xbf16>, %k: tensor<2x64x2x128xbf16>,
@@ -86,10 +86,13 @@ func.func @decode_step(%q: tensor<2x8x1x128xbf16>, %k: tensor<2x2x1x128xbf16>, %
   return %o, %lse, %k1, %v1 : tensor<2x8x1x128xbf16>, tensor<2x8x1xf32>, tensor<2x2x512x128xbf16>, tensor<2x2x512x128xbf16>
 }
 
-func.func @speculative(%q: tensor<2x4x8x64xf16>, %kc: tensor<2x1024x1x64xf16>, %len: tensor<2xi64>)
-    -> tensor<2x4x8x64xf16> {
-  %o = coda.attention %q, %kc, %kc cache(%len : tensor<2xi64>) scale 0.125
-      mask <causal = true, left = 255> layout <bshd>
-      : tensor<2x4x8x64xf16>, tensor<2x1024x1x64xf16>, tensor<2x1024x1x64xf16> -> tensor<2x4x8x64xf16>
-  return %o : tensor<2x4x8x64xf16>
+func.func @speculative(%q: tensor<2x4x8x64xf16>, %k: tensor<2x4x1x64xf16>, %kp: tensor<40x64x1x64xf16>,
+    %table: tensor<2x16xi32>, %pos: tensor<2xi64>, %len: tensor<2xi64>)
+    -> (tensor<2x4x8x64xf16>, tensor<40x64x1x64xf16>) {
+  %k1 = coda.append %k into %kp at %pos pages(%table : tensor<2x16xi32>) layout <bshd>
+      : tensor<2x4x1x64xf16> into tensor<40x64x1x64xf16> at tensor<2xi64>
+  %o = coda.attention %q, %k1, %k1 cache(%len : tensor<2xi64>) pages(%table : tensor<2x16xi32>)
+      scale 0.125 mask <causal = true, left = 255> layout <bshd>
+      : tensor<2x4x8x64xf16>, tensor<40x64x1x64xf16>, tensor<40x64x1x64xf16> -> tensor<2x4x8x64xf16>
+  return %o, %k1 : tensor<2x4x8x64xf16>, tensor<40x64x1x64xf16>
 }
