@@ -4,7 +4,8 @@
 # against a PyTorch reference on ragged shapes and refusing unaligned ones
 # (test/gpu/check_examples.py, one process per example), then one small case of each under
 # compute-sanitizer memcheck and racecheck (again one process per example); the coda.attention
-# cases of test/gpu/check_attention.py, four of them (both kernels) under both sanitizers.
+# cases of test/gpu/check_attention.py, four of them (both kernels) under both sanitizers; the
+# decode steps of test/gpu/check_decode.py, three of them under both sanitizers.
 # Needs build/bin/coda-translate (./scripts/build.sh) and `pip install nvidia-cutlass==4.2.0.0`
 # (or CUTLASS_DIR). On a GPU machine without LLVM, emit elsewhere into OUT_DIR first.
 # Usage: test/gpu/run.sh [OUT_DIR]   (exit 0 when every check passes)
@@ -28,6 +29,12 @@ if [ -x "$build/bin/coda-translate" ]; then
   python3 "$root/test/gpu/check_attention.py" --emit "$out/attention" --build "$build" || status=1
 fi
 "${attention[@]}" || status=1
+# Decode steps over KV caches: every case of check_decode.py, three under both sanitizers.
+decode=(python3 -u "$root/test/gpu/check_decode.py" --emitted "$out/decode")
+if [ -x "$build/bin/coda-translate" ]; then
+  python3 "$root/test/gpu/check_decode.py" --emit "$out/decode" --build "$build" || status=1
+fi
+"${decode[@]}" || status=1
 # One process per example: memcheck over all of them in one process (22 extensions loading on
 # as many threads) ends in a segmentation fault before any check runs on the H100 and H200,
 # where groups of up to six pass.
@@ -46,6 +53,14 @@ for tool in memcheck racecheck; do
       status=1
     fi
   done
+  if compute-sanitizer --tool "$tool" "${skip[@]}" --error-exitcode 1 "${decode[@]}" \
+      --only gqa8_speculative,mqa_d64_f16_bshd,paged16_gqa4_bshd > "$out/$tool-decode.log" 2>&1; then
+    echo "decode: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-decode.log")"
+  else
+    tail -30 "$out/$tool-decode.log"
+    echo "FAILED: $tool decode"
+    status=1
+  fi
   for name in causal_gqa4_d128_bshd sinks varlen causal_d96; do
     if compute-sanitizer --tool "$tool" "${skip[@]}" --error-exitcode 1 "${attention[@]}" --only "$name" \
         > "$out/$tool-attention-$name.log" 2>&1; then
