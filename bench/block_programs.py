@@ -7,9 +7,11 @@ attention, o-projection + residual, RMSNorm, the SwiGLU MLP, residual) as one co
 scaled_dot_product_attention; torch.compile of `forward` is the contender
 (python/coda/bench/blocks.py). This script exports `forward`, `pre` and `post` with torch-mlir:
 
-    python3 bench/block_programs.py OUT_DIR [--small] [--f32]
+    python3 bench/block_programs.py OUT_DIR [--small] [--f32] [--tokens M]
 
-(--small: 64 tokens and a small model, for tests; default: 8192 tokens of Llama-3-8B.)
+(--small: 64 tokens and a small model, for tests; default: 8192 tokens of Llama-3-8B;
+--tokens M: only `pre` and `post` of Llama-3-8B at M tokens, the halves around attention of a
+decode step of M sequences, for bench/decode.py.)
 """
 import argparse
 import os
@@ -25,8 +27,11 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--small", action="store_true")
     parser.add_argument("--f32", action="store_true")
+    parser.add_argument("--tokens", type=int)
     args = parser.parse_args()
     s = SMALL if args.small else LLAMA3_8B
+    if args.tokens:
+        s = dict(LLAMA3_8B, M=args.tokens)
     dtype = torch.float32 if args.f32 else torch.bfloat16
     x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down = inputs(s, dtype)
     attn = torch.empty(s["M"], s["NQ"] * s["HD"], dtype=dtype)
@@ -35,7 +40,8 @@ def main():
             ("forward", lambda *a: forward(*a, s), (x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down),
              "forward"),
             ("pre", pre, (x, g1, w_qkv, cos, sin), "pre attention"),
-            ("post", post, (attn, x, w_o, g2, w_gu, w_down), "post attention")]:
+            ("post", post, (attn, x, w_o, g2, w_gu, w_down), "post attention")][
+                1 if args.tokens else 0:]:
         write_program(args.out, name,
                       f"the Llama-3 block {what} at {s}, written by bench/block_programs.py",
                       fn, xs)

@@ -12,10 +12,17 @@ each sequence's len[b] rows of K and V, and the output; fraction_of_copy divides
 device-to-device copy bandwidth measured in the same run (2 × bytes of a 1 GiB copy_ over its
 time). A second table times appending one new K row per (sequence, head) at L from 1k to 32k:
 coda.append (in place), torch.cat (a new cache) and index_copy_ (in place, HF's static cache).
+A third table times a whole Llama-3-8B decode step at B 1 and 32 over an 8k cache: coda runs
+`pre` (RMSNorm, QKV, RoPE) and `post` (o-projection + residual, RMSNorm, SwiGLU, residual), the
+programs of bench/programs/block/llama3-8b-decode-b<B>/ fused by coda-opt, around its two
+appends and its decode attention (caches [B, L, Hkv, d], read and written in place); the
+contenders run the same step in PyTorch (index_copy_ into the caches, SDPA with enable_gqa)
+eagerly and under torch.compile.
 
 Writes bench/results/decode-<gpu>.json: {"device", "copy_gbps", "cases": {NAME: {coda_us,
 sdpa_us, flex_us, compile_us, coda_gbps, fraction_of_copy, max_rel_err}}, "append": {L: {coda_us,
-cat_us, index_copy_us}}}.
+cat_us, index_copy_us}}, "step": {NAME: {coda_us, eager_us, compile_us, max_rel_err,
+eager_max_rel_err}}} (errors of the step against the fp32 step).
 
 Usage: decode.py --emit DIR [--build DIR]      (where LLVM is: write the .cu files)
        decode.py --emitted DIR [--only A,B]    (on the GPU machine: build, check, time)
@@ -25,6 +32,7 @@ import concurrent.futures
 import json
 import math
 import os
+import subprocess
 import sys
 
 from coda import decode
@@ -40,6 +48,12 @@ CASES = {f"b{b}_l{length}": case(b, length) for length in (4096, 32768) for b in
 CASES["ragged_b8_l32768"] = case(8, 32768, lens=(32768, 17, 4097, 30000, 1, 12345, 8192, 2049))
 CASES["mqa_b8_l32768"] = case(8, 32768, hkv=1)
 APPEND_LENGTHS = (1024, 2048, 4096, 8192, 16384, 32768)
+STEP_BATCHES, STEP_LENGTH = (1, 32), 8192
+
+
+def step_case(b):
+    return {"B": b, "Hq": 32, "Hkv": 8, "Sq": 1, "cap": STEP_LENGTH, "d": 128, "layout": "bshd",
+            "dtype": "bf16", "mask": {}, "lse": False}
 
 
 def append_case(length):
@@ -57,6 +71,9 @@ def main():
     parser.add_argument("--only", help="comma-separated cases")
     parser.add_argument("--reps", type=int, default=30)
     parser.add_argument("--results", default=os.path.join(os.path.dirname(__file__), "results"))
+    parser.add_argument("--tuning-db", default=os.path.join(os.path.dirname(__file__), "..", "data",
+                                                            "tuning", "tuning-h200.json"),
+                        help="the GEMM configurations the step's halves are emitted with")
     args = parser.parse_args()
     names = args.only.split(",") if args.only else list(CASES)
     appends = [f"append_l{length}" for length in APPEND_LENGTHS]
@@ -66,7 +83,22 @@ def main():
         programs = [(n, decode.attention_program(CASES[n])) for n in names]
         programs += [(f"append_l{length}", decode.append_program(append_case(length)))
                      for length in APPEND_LENGTHS]
-        decode.emit(programs, args.emit, args.build or str(build_dir()))
+        for b in STEP_BATCHES:
+            programs += [(f"step_attention_b{b}", decode.attention_program(step_case(b))),
+                         (f"step_append_b{b}", decode.appends_program(step_case(b)))]
+        args.build = args.build or str(build_dir())
+        decode.emit(programs, args.emit, args.build)
+        opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
+        for b in STEP_BATCHES:
+            for half in ("pre", "post"):
+                program = os.path.join(os.path.dirname(__file__), "programs", "block",
+                                       f"llama3-8b-decode-b{b}", f"{half}.mlir")
+                fused = subprocess.run([opt, "--coda-fuse", program], check=True,
+                                       capture_output=True, text=True).stdout
+                subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding",
+                                f"--tuning-db={args.tuning_db}", "-o",
+                                os.path.join(args.emit, f"step_{half}_b{b}.cu")],
+                               input=fused, text=True, check=True)
         return 0
     if not args.emitted:
         sys.exit("decode.py: give --emit DIR or --emitted DIR")
@@ -83,7 +115,9 @@ def main():
     args.builds = args.builds or os.path.join(args.emitted, "builds")
     flex = torch.compile(flex_attention)
     device = torch.cuda.get_device_name()
-    every = names + appends
+    steps = [f"step_{part}_b{b}" for b in STEP_BATCHES
+             for part in ("pre", "post", "append", "attention")]
+    every = names + appends + steps
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(every)) as pool:
         modules = dict(zip(every, pool.map(
             lambda n: build(n, os.path.join(args.emitted, f"{n}.cu"), args)[0], every)))
@@ -168,11 +202,64 @@ def main():
               f"({us['cat'] / us['coda']:.1f}x)  index_copy_ {us['index_copy']:6.1f} us",
               flush=True)
 
+    from coda import extension
+    from coda.bench import blocks
+
+    step = {}
+    for b in STEP_BATCHES:
+        s, hkv, hq, hd = dict(blocks.LLAMA3_8B, M=b), 8, 32, 128
+        x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down = blocks.random_inputs(s)
+        torch.manual_seed(1)
+        k_cache, v_cache = (torch.randn(b, STEP_LENGTH, hkv, hd, device="cuda", dtype=torch.bfloat16)
+                            for _ in range(2))
+        lens = torch.full((b,), STEP_LENGTH, dtype=torch.int32, device="cuda")
+        pos, at = lens - 1, torch.tensor([STEP_LENGTH - 1], device="cuda")
+        attn = torch.empty(b, hq * hd, device="cuda", dtype=torch.bfloat16)
+        pre = extension.prepared_call(modules[f"step_pre_b{b}"], [x, g1, w_qkv, cos, sin])
+        post = extension.prepared_call(modules[f"step_post_b{b}"], [attn, x, w_o, g2, w_gu, w_down])
+        appends, attend = modules[f"step_append_b{b}"], modules[f"step_attention_b{b}"]
+
+        def coda_step(kc, vc):
+            q, k, v = pre(x, g1, w_qkv, cos, sin)
+            kc, vc = appends.main(k.view(b, 1, hkv, hd), v.view(b, 1, hkv, hd), kc, vc, pos)
+            o = attend.main(q.view(b, 1, hq, hd), kc, vc, lens)
+            return post(o.view(b, hq * hd), x, w_o, g2, w_gu, w_down)
+
+        def torch_step(kc, vc, x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down):
+            q, k, v = blocks.pre(x, g1, w_qkv, cos, sin)
+            kc.index_copy_(1, at, k.view(b, 1, hkv, hd))
+            vc.index_copy_(1, at, v.view(b, 1, hkv, hd))
+            o = F.scaled_dot_product_attention(q.view(b, 1, hq, hd).transpose(1, 2),
+                                               kc.transpose(1, 2), vc.transpose(1, 2),
+                                               enable_gqa=True)
+            return blocks.post(o.transpose(1, 2).reshape(b, hq * hd), x, w_o, g2, w_gu, w_down)
+
+        weights = (x, g1, w_qkv, cos, sin, w_o, g2, w_gu, w_down)
+        ref = torch_step(k_cache.float(), v_cache.float(), *(w.float() for w in weights))
+        caches = [t.clone() for t in (k_cache, v_cache)]
+        err = extension.rel_err(coda_step(*caches), ref)
+        eager_err = extension.rel_err(torch_step(k_cache.clone(), v_cache.clone(), *weights), ref)
+        del ref
+        compiled = torch.compile(torch_step)
+        torch_caches = [t.clone() for t in (k_cache, v_cache)]
+        fns = {"coda": lambda: coda_step(*caches),
+               "eager": lambda: torch_step(*torch_caches, *weights),
+               "compile": lambda: compiled(*torch_caches, *weights)}
+        times = time_interleaved(fns, args.reps)
+        us = {n: times[n + "_queued"] * 1e3 for n in fns}
+        step[f"b{b}_l{STEP_LENGTH}"] = {"coda_us": us["coda"], "eager_us": us["eager"],
+                                        "compile_us": us["compile"], "max_rel_err": err,
+                                        "eager_max_rel_err": eager_err}
+        print(f"step b{b}_l{STEP_LENGTH}  coda {us['coda']:7.1f} us  eager {us['eager']:7.1f} us  "
+              f"compile {us['compile']:7.1f} us ({us['compile'] / us['coda']:.2f}x)  rel err "
+              f"{err:.1e} (bf16 PyTorch {eager_err:.1e})", flush=True)
+        del caches, torch_caches, k_cache, v_cache
+
     os.makedirs(args.results, exist_ok=True)
     path = gpus.results_path(args.results, "decode", device, "json")
     with open(path, "w") as f:
-        json.dump({"device": device, "copy_gbps": copy_gbps, "cases": results, "append": append},
-                  f, indent=1)
+        json.dump({"device": device, "copy_gbps": copy_gbps, "cases": results, "append": append,
+                   "step": step}, f, indent=1)
     print(f"wrote {path}")
     return 0
 
