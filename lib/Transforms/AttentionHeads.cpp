@@ -28,6 +28,27 @@ linalg::GenericOp heads::producerGeneric(Value v) {
   return throughReshapes(v).getDefiningOp<linalg::GenericOp>();
 }
 
+Value heads::sharedPosition(Value v) {
+  v = throughReshapes(v);
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() != 1 || type.getDimSize(0) != 1 || !type.getElementType().isInteger() ||
+      type.getElementType().isInteger(1))
+    return {};
+  return v;
+}
+
+bool heads::readsOnly(AffineMap map, ShapedType type, unsigned dim) {
+  for (auto [index, e] : llvm::enumerate(map.getResults())) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (d.getPosition() != dim && type.getDimSize(index) != 1)
+        return false;
+    } else if (auto c = dyn_cast<AffineConstantExpr>(e); !c || c.getValue() != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool heads::isPermutation(linalg::TransposeOp t, ArrayRef<int64_t> perm) {
   return t && t.getPermutation() == perm;
 }

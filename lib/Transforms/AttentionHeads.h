@@ -34,6 +34,11 @@ struct Heads {
 Value throughReshapes(Value v);
 /// The generic that makes `v`, past reshapes; null where no generic does.
 linalg::GenericOp producerGeneric(Value v);
+/// The one-element integer vector (a step's `cache_position`) that `v` reshapes, or null.
+Value sharedPosition(Value v);
+/// Whether `map` reads an operand of `type` along no loop, or only along loop `dim`: every
+/// other result is the constant 0 or indexes a dimension of size 1.
+bool readsOnly(AffineMap map, ShapedType type, unsigned dim = ~0u);
 
 bool isPermutation(linalg::TransposeOp t, ArrayRef<int64_t> perm);
 /// A generic of parallel loops whose maps are all identities.

@@ -31,8 +31,10 @@ using namespace mlir;
 using namespace mlir::coda;
 using namespace mlir::coda::masks;
 
-std::optional<unsigned> masks::positionLoop(linalg::GenericOp g, OpOperand &operand) {
-
+/// The iota generic behind a position tensor, and the loops of `g` its operand's dimensions
+/// are read along.
+static std::optional<SmallVector<unsigned>> iotaReadDims(linalg::GenericOp g,
+                                                         OpOperand &operand) {
   linalg::GenericOp iota = heads::producerGeneric(operand.get());
   if (!iota || iota.getNumDpsInputs() != 0 || iota.getNumLoops() != 1)
     return std::nullopt;
@@ -42,12 +44,32 @@ std::optional<unsigned> masks::positionLoop(linalg::GenericOp g, OpOperand &oper
   auto index = y.getDefiningOp<linalg::IndexOp>();
   if (!index || index.getDim() != 0)
     return std::nullopt;
-  std::optional<SmallVector<unsigned>> dims =
-      getReadDims(g.getMatchingIndexingMap(&operand), cast<ShapedType>(operand.get().getType()));
+  return getReadDims(g.getMatchingIndexingMap(&operand), cast<ShapedType>(operand.get().getType()));
+}
+
+std::optional<unsigned> masks::positionLoop(linalg::GenericOp g, OpOperand &operand) {
+  std::optional<SmallVector<unsigned>> dims = iotaReadDims(g, operand);
   unsigned key = g.getNumLoops() - 1;
   if (!dims || dims->size() != 1 || ((*dims)[0] != key - 1 && (*dims)[0] != key))
     return std::nullopt;
   return (*dims)[0];
+}
+
+std::optional<unsigned> masks::iotaLoop(linalg::GenericOp g, OpOperand &operand) {
+  std::optional<SmallVector<unsigned>> dims = iotaReadDims(g, operand);
+  if (!dims)
+    return std::nullopt;
+  // The one loop it varies along (unit dimensions, as a broadcast writes them, vary along none).
+  auto type = cast<ShapedType>(operand.get().getType());
+  std::optional<unsigned> loop;
+  for (auto [index, dim] : llvm::enumerate(*dims)) {
+    if (type.getDimSize(index) == 1)
+      continue;
+    if (loop)
+      return std::nullopt;
+    loop = dim;
+  }
+  return loop;
 }
 
 namespace {

@@ -25,6 +25,9 @@ namespace mlir::coda::masks {
 /// `g` holds the index of: a 1-D `index_cast(linalg.index 0)` generic, reshaped with unit
 /// dimensions.
 std::optional<unsigned> positionLoop(linalg::GenericOp g, OpOperand &operand);
+/// The loop of `g` whose index the position tensor `operand` holds: any loop, the operand's
+/// unit dimensions (a broadcast's) ignored.
+std::optional<unsigned> iotaLoop(linalg::GenericOp g, OpOperand &operand);
 
 /// What a condition on positions depends on, beyond the distance j − i: thresholds on the
 /// query index i and on the key index j (the condition is constant between two of them), and

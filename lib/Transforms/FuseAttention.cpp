@@ -155,7 +155,70 @@ struct ScoreEdit {
   /// A boolean mask tensor the scores read (attn_mask): the operand, and whether true hides.
   OpOperand *runtime = nullptr;
   bool runtimeHidesWhenTrue = false;
+  /// Keys j < p + keyBoundShift visible, p the one element of `keyBound` (a decode step's
+  /// cache_position): the op reads its keys as a cache of p + keyBoundShift.
+  Value keyBound;
+  int64_t keyBoundShift = 0;
 };
+
+/// Condition `c` of generic `g` comparing the key's position with one position given as data,
+/// `j <= p` or `j < p` (either way round, either sense): recorded in `edit` as its key bound.
+LogicalResult matchKeyBound(linalg::GenericOp g, Value c, bool hidesWhenTrue, ScoreEdit &edit) {
+  auto cmp = c.getDefiningOp<arith::CmpIOp>();
+  if (edit.keyBound || !cmp || cmp->getBlock() != g.getBody())
+    return failure();
+  // Which side is the key position j, which the bound p.
+  auto operandOf = [&](Value side) -> OpOperand * {
+    auto arg = dyn_cast<BlockArgument>(side);
+    if (!arg || arg.getOwner() != g.getBody() || arg.getArgNumber() >= g.getNumDpsInputs())
+      return nullptr;
+    return g.getDpsInputOperand(arg.getArgNumber());
+  };
+  OpOperand *lhs = operandOf(cmp.getLhs()), *rhs = operandOf(cmp.getRhs());
+  if (!lhs || !rhs)
+    return failure();
+  unsigned key = g.getNumLoops() - 1;
+  auto isKey = [&](OpOperand *o) {
+    std::optional<unsigned> loop = masks::iotaLoop(g, *o);
+    return loop && *loop == key;
+  };
+  auto boundOf = [&](OpOperand *o) {
+    return heads::readsOnly(g.getMatchingIndexingMap(o), cast<ShapedType>(o->get().getType()))
+               ? heads::sharedPosition(o->get())
+               : Value();
+  };
+  using P = arith::CmpIPredicate;
+  P pred = cmp.getPredicate();
+  Value bound;
+  if (isKey(lhs) && (bound = boundOf(rhs))) {
+  } else if (isKey(rhs) && (bound = boundOf(lhs))) {
+    // p pred j as j pred' p.
+    switch (pred) {
+    case P::sle: pred = P::sge; break;
+    case P::sge: pred = P::sle; break;
+    case P::slt: pred = P::sgt; break;
+    case P::sgt: pred = P::slt; break;
+    case P::ule: pred = P::uge; break;
+    case P::uge: pred = P::ule; break;
+    case P::ult: pred = P::ugt; break;
+    case P::ugt: pred = P::ult; break;
+    default: break;
+    }
+  } else {
+    return failure();
+  }
+  // Now `j pred p`; the keys it leaves visible are j <= p or j < p.
+  if (hidesWhenTrue)
+    pred = arith::invertPredicate(pred);
+  if (pred == P::sle || pred == P::ule)
+    edit.keyBoundShift = 1;
+  else if (pred == P::slt || pred == P::ult)
+    edit.keyBoundShift = 0;
+  else
+    return failure();
+  edit.keyBound = bound;
+  return success();
+}
 
 /// Condition `c` of generic `g` read straight from a boolean input (a mask given as data):
 /// recorded in `edit` as its one runtime mask.
@@ -186,8 +249,11 @@ LogicalResult matchMaskTerm(linalg::GenericOp g, Value m, ScoreEdit &edit) {
     return failure();
   std::optional<masks::PositionCondition> cond =
       masks::matchPositionCondition(g, sel.getCondition());
-  if (!cond)
+  if (!cond) {
+    if (succeeded(matchKeyBound(g, sel.getCondition(), hideWhenTrue, edit)))
+      return success();
     return matchRuntimeMask(g, sel.getCondition(), hideWhenTrue, edit);
+  }
   edit.hidden.push_back({*cond, hideWhenTrue});
   return success();
 }
@@ -525,6 +591,10 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
     mask = MaskAttr();
   if (!mask)
     return false;
+  // A bound on the keys alone is a cache's length for one query (with other terms, or more
+  // queries, the positions of the queries would differ).
+  if (edit->keyBound && (sq != 1 || edit->runtime || !edit->hidden.empty()))
+    return false;
   // A runtime mask's positions are 32-bit in the kernels.
   std::optional<std::pair<int64_t, int64_t>> runtimeSizes;
   if ((edit->runtime || fromPositions) && (sq >= (int64_t(1) << 31) || sk >= (int64_t(1) << 31)))
@@ -601,8 +671,30 @@ bool fuseAttention(linalg::BatchMatmulOp pv, RewriterBase &rewriter) {
     blocks = call.getResult(0);
     bits = call.getResult(1);
   }
+  // Keys j < p + shift: a cache holding that many keys in every sequence.
+  Value cacheLens;
+  if (edit->keyBound) {
+    Type i64 = rewriter.getI64Type();
+    auto lensType = RankedTensorType::get({qDims->first}, i64);
+    Value init = tensor::EmptyOp::create(rewriter, loc, lensType.getShape(), i64);
+    SmallVector<AffineMap> maps{
+        AffineMap::get(1, 0, {rewriter.getAffineConstantExpr(0)}, ctx),
+        AffineMap::getMultiDimIdentityMap(1, ctx)};
+    int64_t shift = edit->keyBoundShift;
+    cacheLens = linalg::GenericOp::create(
+                    rewriter, loc, lensType, ValueRange{edit->keyBound}, ValueRange{init}, maps,
+                    {utils::IteratorType::parallel},
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      Value p = args[0];
+                      if (p.getType() != i64)
+                        p = arith::ExtSIOp::create(b, l, i64, p);
+                      Value c = arith::ConstantIntOp::create(b, l, shift, 64);
+                      linalg::YieldOp::create(b, l, arith::AddIOp::create(b, l, p, c).getResult());
+                    })
+                    .getResult(0);
+  }
   auto attention = AttentionOp::create(
-      rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), /*cache_lens=*/Value(),
+      rewriter, loc, outType, Type(), qv, kv, vv, /*lens=*/Value(), /*cache_lens=*/cacheLens,
       /*pages=*/Value(), blocks, bits,
       rewriter.getF32FloatAttr(static_cast<float>(scale)), *mask,
       AttentionLayoutAttr::get(ctx, q.layout));

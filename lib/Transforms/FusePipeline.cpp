@@ -13,6 +13,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // rewrite or merge fused kernels.
   // Every pass trusts the operands of an op to agree on its loop sizes.
   pm.nest<func::FuncOp>().addPass(createCodaVerifyShapes());
+  // A KV cache's update as coda.append, before any pass merges its selects with others.
+  pm.nest<func::FuncOp>().addPass(createCodaFuseCacheAppend());
   // [B, S, D] programs as [tokens, D] first: every later pass matches over one M dimension.
   pm.nest<func::FuncOp>().addPass(createCodaCollapseTokens());
   // Biased bf16 products read their narrow operands, as unbiased ones do.

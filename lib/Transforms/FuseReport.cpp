@@ -154,21 +154,26 @@ struct CodaFuseReportPass : coda::impl::CodaFuseReportBase<CodaFuseReportPass> {
       SmallVector<GemmOp> kernels;
       SmallVector<AttentionOp> attentions;
       SmallVector<Operation *> outside;
+      unsigned appends = 0;
       func.walk([&](Operation *op) {
         if (auto gemm = dyn_cast<GemmOp>(op))
           kernels.push_back(gemm);
         else if (auto attention = dyn_cast<AttentionOp>(op))
           attentions.push_back(attention);
+        else if (isa<AppendOp>(op))
+          ++appends;
         else if (isKernel(op) && !isDataMovement(op))
           outside.push_back(op);
       });
-      if (kernels.empty() && attentions.empty() && outside.empty())
+      if (kernels.empty() && attentions.empty() && !appends && outside.empty())
         continue;
       os << "@" << func.getSymName()
          << (weightPrep ? " (run-once weight preparation)" : "") << ": " << kernels.size()
          << " fused kernel" << (kernels.size() == 1 ? "" : "s") << ", ";
       if (!attentions.empty())
         os << attentions.size() << " attention" << (attentions.size() == 1 ? "" : "s") << ", ";
+      if (appends)
+        os << appends << " cache append" << (appends == 1 ? "" : "s") << ", ";
       os << outside.size() << " op" << (outside.size() == 1 ? "" : "s") << " outside\n";
       if (weightPrep && kernels.empty()) {
         os << "  (transforms weights once, at load time; not part of the per-call work)\n";

@@ -104,7 +104,9 @@ void mlir::coda::printAttentionSummary(raw_ostream &os, AttentionOp op, unsigned
      << op.getQ().getType().getElementType() << ", layout "
      << stringifyAttentionLayout(op.getLayout()) << ")\n";
   MaskAttr mask = op.getMaskOrDense();
-  os << "    scores    scale " << llvm::format("%g", op.getScale().convertToDouble()) << ", mask ";
+  os << "    scores    scale " << llvm::format("%g", op.getScale().convertToDouble())
+     << (op.getPages() ? ", over a paged KV cache" : op.getCacheLens() ? ", over a KV cache" : "")
+     << ", mask ";
   bool structured = !mask.isDense() || mask.getSinks() || mask.getGlobal();
   if (structured)
     os << Attribute(mask);

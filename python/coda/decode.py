@@ -182,17 +182,20 @@ def reference(case, q, k, v, lens, torch):
     hq, hkv, d = case["Hq"], case["Hkv"], case["d"]
     if case["layout"] == "bshd":
         q, k, v = (x.transpose(1, 2) for x in (q, k, v))
-    q, k, v = (x.float() for x in (q, k, v))
-    k = k.repeat_interleave(hq // hkv, dim=1)
-    v = v.repeat_interleave(hq // hkv, dim=1)
-    s = (q @ k.transpose(-1, -2)) / math.sqrt(d)
-    s = s.masked_fill(~visible(case, lens, torch), float("-inf"))
+    # Each KV head's group of query heads as the rows of one product (K and V not repeated).
+    b, _, sq, _ = q.shape
+    q = q.float().reshape(b, hkv, hq // hkv * sq, d)
+    k, v = k.float(), v.float()
+    s = (q @ k.transpose(-1, -2)) / math.sqrt(d)  # [B, Hkv, rep·Sq, cap]
+    seen = visible(case, lens, torch)  # [B, 1, Sq, cap]
+    s = s.view(b, hkv, hq // hkv, sq, -1).masked_fill(~seen[:, :, None], float("-inf"))
+    s = s.view(b, hkv, hq // hkv * sq, -1)
     m = s.amax(-1, keepdim=True)
     m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
     p = torch.exp(s - m)
     total = p.sum(-1, keepdim=True)
-    out = (p @ v) / torch.where(total > 0, total, torch.ones_like(total))
-    lse = (m + torch.log(total)).squeeze(-1)
+    out = ((p @ v) / torch.where(total > 0, total, torch.ones_like(total))).view(b, hq, sq, d)
+    lse = (m + torch.log(total)).view(b, hq, sq)
     if case["layout"] == "bshd":
         out = out.transpose(1, 2)
     return out, lse

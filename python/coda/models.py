@@ -10,7 +10,8 @@ fp32. The functions take their weights as arguments, so that the exported files 
 - ATTENTION: attention alone, heads [B, H, S, d]: F.scaled_dot_product_attention on bf16 heads
   with is_causal, enable_gqa and a boolean attn_mask, and an explicit softmax with a
   per-sequence masked_fill in f32 and bf16 (S 200: tiles and words of a runtime mask cut
-  short).
+  short), and a decode step over transformers' static cache (index_copy_ at cache_position,
+  SDPA over the cache of 200 rows).
 """
 import math
 
@@ -287,6 +288,17 @@ def softcapped_attention(q, k, v, cap=50.0):
     return torch.softmax((scores + causal).float(), dim=-1).to(q.dtype) @ v
 
 
+def static_cache_decode(q, k, v, k_cache, v_cache, cache_position):
+    """A decode step over transformers' static cache: the new keys and values written at
+    cache_position with index_copy_ (StaticCache.update), then SDPA over the whole cache under
+    the mask transformers builds from cache_position (every key up to the position). The
+    caches are updated in place: the exported function returns them after the output."""
+    k_cache.index_copy_(2, cache_position, k)
+    v_cache.index_copy_(2, cache_position, v)
+    mask = torch.arange(k_cache.shape[2])[None, :] <= cache_position[:, None]
+    return F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=mask, enable_gqa=True)
+
+
 def heads(*shape):
     return r(*shape).to(torch.bfloat16)
 
@@ -305,7 +317,10 @@ ATTENTION = {
         heads(B, H, AS, AD) for _ in range(3))),
     "masked_fill": (masked_softmax_attention, lambda: tuple(
         r(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
-    "masked_fill_bf16": (masked_softmax_attention, lambda: tuple(
+    "static_cache_decode_bf16": (static_cache_decode, lambda: (
+        heads(B, H, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, AS, AD),
+        heads(B, KVH, AS, AD), torch.tensor([AS // 2]))),
+    "masked_fill_bf16": (masked_softmax_attention, lambda: (
         heads(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
 }
 

@@ -43,13 +43,17 @@ template <class Problem> struct Plan {
   static constexpr int blocks = (rows + kRows - 1) / kRows; // row blocks per KV head
   static constexpr int stages = Problem::D <= 64 ? 4 : 3;
   static constexpr int smem = stages * 2 * kKeys * Problem::D * 2; // K and V tiles
-  // Every split keeps at least two tiles, so that its loads overlap.
-  static constexpr int maxSplits = (Problem::Sk + 2 * kKeys - 1) / (2 * kKeys);
-  /// Enough CTAs for every SM to hold as many as its shared memory allows.
+  // Every split keeps at least two tiles, so that its loads overlap; the merge holds the
+  // weights of at most kMaxSplits in shared memory.
+  static constexpr int kMaxSplits = 256;
+  static constexpr int kSplitsBySize = (Problem::Sk + 2 * kKeys - 1) / (2 * kKeys);
+  static constexpr int maxSplits = kSplitsBySize < kMaxSplits ? kSplitsBySize : kMaxSplits;
+  /// As many CTAs as fit on the GPU at once (its SMs times what each SM's shared memory
+  /// holds), rounded down: one full wave, no tail of a few CTAs after it.
   static int splits(int sms) {
     int perSm = max(1, (227 * 1024) / (smem + kRows * Problem::D * 2 + 1024));
     int ctas = Problem::B * Problem::Hkv * blocks;
-    return max(1, min((perSm * sms + ctas - 1) / ctas, maxSplits));
+    return max(1, min(perSm * sms / ctas, maxSplits));
   }
   /// Partial outputs [B, Hkv, blocks, splits, 16, D] and their LSEs (fp32).
   static size_t workspace(int splits) {
@@ -265,34 +269,48 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-/// Combines the splits of one query row (a CTA, a thread per column) by their LSEs.
+/// Combines the splits of one query row (a CTA, a thread per column) by their LSEs: the
+/// splits' weights once in shared memory, then each column's weighted sum with its loads
+/// unrolled (they are independent: a serial chain of them would wait on each).
 template <class Problem>
 __global__ void mergeKernel(typename Problem::Element *__restrict__ out, float *__restrict__ lse,
                             int splits, const float *__restrict__ partial,
                             const float *__restrict__ partialLse) {
   using P = Plan<Problem>;
   constexpr int D = Problem::D, rep = P::rep;
+  __shared__ float weight[P::kMaxSplits];
+  __shared__ float total[2]; // the largest LSE and the sum of the weights
   asm volatile("griddepcontrol.wait;\n" ::: "memory"); // the decode kernel's partials
   const int i = blockIdx.x % Problem::Sq, h = blockIdx.x / Problem::Sq % Problem::Hq,
             b = blockIdx.x / (Problem::Sq * Problem::Hq), g = h / rep;
   const int row = i * rep + h % rep, block = row / kRows;
   const long long first =
       ((static_cast<long long>(b) * Problem::Hkv + g) * P::blocks + block) * splits;
-  float m = -CUDART_INF_F;
-  for (int s = 0; s < splits; ++s)
-    m = fmaxf(m, partialLse[(first + s) * kRows + row % kRows]);
-  float l = 0.f, acc = 0.f;
+  const float *rowPartial = partial + (first * kRows + row % kRows) * D;
+  for (int s = threadIdx.x; s < splits; s += blockDim.x)
+    weight[s] = partialLse[(first + s) * kRows + row % kRows];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float m = -CUDART_INF_F, l = 0.f;
+    for (int s = 0; s < splits; ++s)
+      m = fmaxf(m, weight[s]);
+    for (int s = 0; s < splits && m != -CUDART_INF_F; ++s)
+      l += exp2f(weight[s] - m);
+    total[0] = m;
+    total[1] = l;
+  }
+  __syncthreads();
+  const float m = total[0], l = total[1];
+  for (int s = threadIdx.x; s < splits; s += blockDim.x)
+    weight[s] = m == -CUDART_INF_F ? 0.f : exp2f(weight[s] - m) / l;
+  __syncthreads();
   for (int col = threadIdx.x; col < D; col += blockDim.x) {
-    l = 0.f;
-    acc = 0.f;
-    if (m != -CUDART_INF_F)
-      for (int s = 0; s < splits; ++s) {
-        float f = exp2f(partialLse[(first + s) * kRows + row % kRows] - m);
-        l += f;
-        acc += f * partial[((first + s) * kRows + row % kRows) * D + col];
-      }
+    float acc = 0.f;
+#pragma unroll 8
+    for (int s = 0; s < splits; ++s)
+      acc += weight[s] * rowPartial[static_cast<long long>(s) * kRows * D + col];
     out[Problem::outOffset(b, h) + static_cast<long long>(i) * Problem::outStride + col] =
-        fromFloat<typename Problem::Element>(l > 0.f ? acc / l : 0.f);
+        fromFloat<typename Problem::Element>(l > 0.f ? acc : 0.f);
   }
   if (lse && threadIdx.x == 0)
     lse[(static_cast<long long>(b) * Problem::Hq + h) * Problem::Sq + i] =
@@ -356,8 +374,9 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
 /// [N, page, H, D]) and row p of sequence b is row p mod page of page table[b, p / page].
 template <class T, class Pos, int W, bool HeadMajor>
 __global__ void appendKernel(const T *__restrict__ rows, T *__restrict__ cache,
-                             const Pos *__restrict__ pos, const int *__restrict__ table, int page,
-                             int B, int H, int Sn, int C, int D) {
+                             const Pos *__restrict__ pos, int posStride,
+                             const int *__restrict__ table, int page, int B, int H, int Sn, int C,
+                             int D) {
   using Chunk = std::conditional_t<W == 1, T, uint4>;
   const int chunks = D / W;
   const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -375,7 +394,7 @@ __global__ void appendKernel(const T *__restrict__ rows, T *__restrict__ cache,
     t = rest / H % Sn;
     b = rest / H / Sn;
   }
-  long long p = static_cast<long long>(pos[b]) + t;
+  long long p = static_cast<long long>(pos[b * posStride]) + t;
   if (p < 0 || p >= C)
     return;
   // The sequence's own rows, or the page holding row p.
@@ -391,14 +410,16 @@ __global__ void appendKernel(const T *__restrict__ rows, T *__restrict__ cache,
   reinterpret_cast<Chunk *>(cache + at)[c] = reinterpret_cast<const Chunk *>(rows)[e];
 }
 
-/// Launches appendKernel (W: 16 / sizeof(T) where D and the buffers allow, else 1; table
-/// null and page unused for a contiguous cache).
+/// Launches appendKernel (W: 16 / sizeof(T) where D and the buffers allow, else 1; posStride
+/// 0 where every sequence appends at pos[0]; table null and page unused for a contiguous
+/// cache).
 template <class T, class Pos, int W, bool HeadMajor>
-cudaError_t append(const T *rows, T *cache, const Pos *pos, const int *table, int page, int B,
-                   int H, int Sn, int C, int D, cudaStream_t stream) {
+cudaError_t append(const T *rows, T *cache, const Pos *pos, int posStride, const int *table,
+                   int page, int B, int H, int Sn, int C, int D, cudaStream_t stream) {
   long long threads = static_cast<long long>(B) * H * Sn * (D / W);
-  appendKernel<T, Pos, W, HeadMajor><<<static_cast<unsigned>((threads + 255) / 256), 256, 0,
-                                       stream>>>(rows, cache, pos, table, page, B, H, Sn, C, D);
+  appendKernel<T, Pos, W, HeadMajor>
+      <<<static_cast<unsigned>((threads + 255) / 256), 256, 0, stream>>>(
+          rows, cache, pos, posStride, table, page, B, H, Sn, C, D);
   return cudaGetLastError();
 }
 

@@ -237,6 +237,20 @@ def CodaFuseRope : Pass<"coda-fuse-rope", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def CodaFuseCacheAppend : Pass<"coda-fuse-cache-append", "::mlir::func::FuncOp"> {
+  let summary = "A KV cache's update at one position as coda.append";
+  let description = [{
+    transformers' `StaticCache.update` writes a decode step's keys and values with
+    `index_copy_(dim, cache_position, new)`; exported with coda's decompositions
+    (`python/coda/exporting.py`, which keep it linalg) it is a select over the whole cache,
+    `iota(C) == cache_position[0] ? new : cache` with `new` one row broadcast along the
+    cache's rows. That select becomes `coda.append %new into %cache at %cache_position`
+    (`layout <bshd>` for a cache `[B, C, H, d]`): the GPU writes the row in place, in O(d)
+    per head, instead of reading and writing the cache. In `--coda-fuse` it runs first.
+  }];
+  let dependentDialects = ["::mlir::coda::CodaDialect"];
+}
+
 def CodaFuseAttention : Pass<"coda-fuse-attention", "::mlir::func::FuncOp"> {
   let summary = "Attention as torch-mlir writes it, as one coda.attention";
   let description = [{

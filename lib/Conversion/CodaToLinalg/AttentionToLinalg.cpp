@@ -387,7 +387,8 @@ static void expandPagedAppend(RewriterBase &rewriter, AppendOp op) {
   SmallVector<AffineExpr> rowsExprs{d(4), d(heads), d(5), d(3)};
   if (!op.isHeadMajor())
     std::swap(rowsExprs[1], rowsExprs[2]);
-  SmallVector<AffineMap> maps{AffineMap::get(6, 0, rowsExprs, ctx), AffineMap::get(6, 0, {d(4)}, ctx),
+  AffineExpr posExpr = op.hasSharedPosition() ? getAffineConstantExpr(0, ctx) : d(4);
+  SmallVector<AffineMap> maps{AffineMap::get(6, 0, rowsExprs, ctx), AffineMap::get(6, 0, {posExpr}, ctx),
                               AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
   SmallVector<IteratorType> iterators(4, IteratorType::parallel);
   iterators.append(2, IteratorType::reduction);
@@ -432,7 +433,9 @@ LogicalResult mlir::coda::expandAppendOp(RewriterBase &rewriter, AppendOp op) {
   MLIRContext *ctx = rewriter.getContext();
   RankedTensorType type = op.getCache().getType();
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
-  SmallVector<AffineMap> maps{id, AffineMap::get(4, 0, {getAffineDimExpr(0, ctx)}, ctx), id};
+  AffineExpr posExpr =
+      op.hasSharedPosition() ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(0, ctx);
+  SmallVector<AffineMap> maps{id, AffineMap::get(4, 0, {posExpr}, ctx), id};
   Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
   unsigned seq = op.getSeqDim();
   int64_t rows = op.getNumNewRows();

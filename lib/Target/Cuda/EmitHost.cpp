@@ -254,6 +254,7 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       bos << "  if (coda::rt::attention::decode::append<" << element << ", " << pos << ", " << width
           << ", " << (append.isHeadMajor() ? "true" : "false") << ">(" << ptr(append.getNewRows())
           << ", " << dst << ", " << ptr(append.getPos()) << ", "
+          << (append.hasSharedPosition() ? 0 : 1) << ", "
           << (append.getPages() ? ptr(append.getPages()) : std::string("nullptr")) << ", "
           << cacheType.getDimSize(append.getSeqDim()) << ", " << append.getBatchSize() << ", "
           << cacheType.getDimSize(append.getHeadDim()) << ", " << append.getNumNewRows() << ", "

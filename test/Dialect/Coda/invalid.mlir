@@ -779,9 +779,9 @@ func.func @append_element(%new: tensor<2x2x1x64xf16>, %cache: tensor<2x2x16x64xb
 
 // -----
 
-func.func @append_positions(%new: tensor<2x1x2x64xbf16>, %cache: tensor<2x16x2x64xbf16>, %pos: tensor<1xi32>) {
-  // expected-error @+1 {{positions must be tensor<2xi32> or tensor<2xi64> (one per sequence); got 'tensor<1xi32>'}}
-  %c = coda.append %new into %cache at %pos layout <bshd> : tensor<2x1x2x64xbf16> into tensor<2x16x2x64xbf16> at tensor<1xi32>
+func.func @append_positions(%new: tensor<2x1x2x64xbf16>, %cache: tensor<2x16x2x64xbf16>, %pos: tensor<3xi32>) {
+  // expected-error @+1 {{positions must be tensor<2xi32> or tensor<2xi64> (one per sequence), or of one element (shared); got 'tensor<3xi32>'}}
+  %c = coda.append %new into %cache at %pos layout <bshd> : tensor<2x1x2x64xbf16> into tensor<2x16x2x64xbf16> at tensor<3xi32>
   return
 }
 

@@ -23,7 +23,7 @@
 // CHECK:         // coda.append: 2 new row(s) per sequence and head at pos[b].
 // CHECK-NEXT:    if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result1)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg3)))
 // CHECK-NEXT:      cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg3), 524288, cudaMemcpyDeviceToDevice, stream);
-// CHECK-NEXT:    if (coda::rt::attention::decode::append<__nv_bfloat16, int, 8, true>(static_cast<const __nv_bfloat16 *>(arg1), static_cast<__nv_bfloat16 *>(result1), static_cast<const int *>(arg5), nullptr, 512, 2, 2, 2, 512, 128, stream) != cudaSuccess)
+// CHECK-NEXT:    if (coda::rt::attention::decode::append<__nv_bfloat16, int, 8, true>(static_cast<const __nv_bfloat16 *>(arg1), static_cast<__nv_bfloat16 *>(result1), static_cast<const int *>(arg5), 1, nullptr, 512, 2, 2, 2, 512, 128, stream) != cudaSuccess)
 // CHECK:         coda::rt::attention::decode::append<__nv_bfloat16, int, 8, true>(static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result2)
 // CHECK:         // coda.attention step_a0 over a KV cache (decode kernel).
 // CHECK-NEXT:    if (coda::rt::attention::decode::launch<step_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result1), static_cast<__nv_bfloat16 *>(result2), static_cast<__nv_bfloat16 *>(result0), nullptr, static_cast<const int *>(arg6), nullptr, scratch, stream) != cudaSuccess)
@@ -58,7 +58,7 @@ func.func @shared(%k: tensor<1x1x2x6xf32>, %kc: tensor<1x64x2x6xf32>, %pos: tens
 // CHECK-NEXT:      long long page = table[b * maxPages + j / pageSize];
 // CHECK-NEXT:      return (page * pageSize + j % pageSize) * 128 + static_cast<long long>(g) * 64;
 // CHECK:       extern "C" int paged_run(
-// CHECK:         coda::rt::attention::decode::append<__nv_bfloat16, int, 8, false>(static_cast<const __nv_bfloat16 *>(arg1), static_cast<__nv_bfloat16 *>(result1), static_cast<const int *>(arg4), static_cast<const int *>(arg3), 16, 2, 2, 1, 64, 64, stream)
+// CHECK:         coda::rt::attention::decode::append<__nv_bfloat16, int, 8, false>(static_cast<const __nv_bfloat16 *>(arg1), static_cast<__nv_bfloat16 *>(result1), static_cast<const int *>(arg4), 1, static_cast<const int *>(arg3), 16, 2, 2, 1, 64, 64, stream)
 // CHECK:         coda::rt::attention::decode::launch<paged_a0>(static_cast<const __nv_bfloat16 *>(arg0), static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg2), static_cast<__nv_bfloat16 *>(result0), nullptr, static_cast<const int *>(arg5), static_cast<const int *>(arg3), scratch, stream)
 func.func @paged(%q: tensor<2x1x4x64xbf16>, %k: tensor<2x1x2x64xbf16>, %vp: tensor<10x16x2x64xbf16>,
     %table: tensor<2x4xi32>, %pos: tensor<2xi32>, %len: tensor<2xi32>, %kp: tensor<10x16x2x64xbf16>)

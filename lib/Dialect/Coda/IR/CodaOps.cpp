@@ -781,9 +781,10 @@ LogicalResult AppendOp::verify() {
   if (paged && failed(verifyPageTable(getOperation(),
                                       cast<RankedTensorType>(getPages().getType()), batch)))
     return failure();
-  if (!isSequenceLengths(pos, batch))
+  if (!isSequenceLengths(pos, batch) && !isSequenceLengths(pos, 1))
     return emitOpError("positions must be tensor<")
-           << batch << "xi32> or tensor<" << batch << "xi64> (one per sequence); got " << pos;
+           << batch << "xi32> or tensor<" << batch
+           << "xi64> (one per sequence), or of one element (shared); got " << pos;
   return success();
 }
 

@@ -269,7 +269,9 @@ def Coda_AppendOp : Coda_Op<"append", [Pure, AllTypesMatch<["cache", "result"]>]
     ```
 
     in the `bhsd` layout (`[B, H, capacity, d]`; `bshd` swaps heads and rows, as for
-    `coda.attention`). Rows past the capacity are dropped. With `pages(%table :
+    `coda.attention`). Rows past the capacity are dropped. `pos` holds one position per
+    sequence (`tensor<Bxi32>` or i64), or one for all (`tensor<1xi64>`: transformers'
+    `cache_position`). With `pages(%table :
     tensor<BxPxi32>)` the cache is a pool of pages as for `coda.attention` (`[N, page, H, d]`
     for `bshd`, `[N, H, page, d]` for `bhsd`), and row `j` of sequence `b` is row
     `j mod page` of page `table[b, j / page]`.
@@ -313,6 +315,11 @@ def Coda_AppendOp : Coda_Op<"append", [Pure, AllTypesMatch<["cache", "result"]>]
       return rows;
     }
     int64_t getBatchSize() { return getNewRows().getType().getDimSize(0); }
+    /// Whether every sequence appends at one position (`pos` of one element).
+    bool hasSharedPosition() {
+      return ::llvm::cast<RankedTensorType>(getPos().getType()).getDimSize(0) == 1 &&
+             getBatchSize() != 1;
+    }
     int64_t getNumNewRows() { return getNewRows().getType().getDimSize(getSeqDim()); }
   }];
 }
