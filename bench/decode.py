@@ -19,13 +19,17 @@ appends and its decode attention (caches [B, L, Hkv, d], read and written in pla
 contenders run the same step in PyTorch (index_copy_ into the caches, SDPA with enable_gqa)
 eagerly and under torch.compile.
 
-Writes bench/results/decode-<gpu>.json: {"device", "copy_gbps", "cases": {NAME: {coda_us,
+Writes bench/results/decode-<gpu>.json and, with matplotlib, a chart beside it
+(decode-<gpu>.png: each case's share of the copy bandwidth, coda against the contenders);
+`--chart JSON` draws the chart of a results file again. The JSON: {"device", "copy_gbps", "cases": {NAME: {coda_us,
 sdpa_us, flex_us, compile_us, coda_gbps, fraction_of_copy, max_rel_err}}, "append": {L: {coda_us,
 cat_us, index_copy_us}}, "step": {NAME: {coda_us, eager_us, compile_us, max_rel_err,
 eager_max_rel_err}}} (errors of the step against the fp32 step).
 
 Usage: decode.py --emit DIR [--build DIR]      (where LLVM is: write the .cu files)
-       decode.py --emitted DIR [--only A,B]    (on the GPU machine: build, check, time)
+       decode.py --emitted DIR [--only A,B] [--parts attention,append,step]
+                                               (on the GPU machine: build, check, time)
+       decode.py --chart RESULTS.json          (the chart of a results file)
 """
 import argparse
 import concurrent.futures
@@ -61,6 +65,37 @@ def append_case(length):
             "dtype": "bf16", "mask": {}, "lse": False}
 
 
+def draw(results, png):
+    """Each case's bytes per second as a share of the copy bandwidth: coda and the contenders
+    (the time coda's traffic would take at their speed)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(no matplotlib: no chart)")
+        return
+    cases = list(results["cases"])
+    fig, ax = plt.subplots(figsize=(11, 4.5))
+    width = 0.2
+    for k, (label, key) in enumerate([("coda", "coda_us"), ("SDPA", "sdpa_us"),
+                                      ("FlexAttention", "flex_us"), ("torch.compile", "compile_us")]):
+        shares = []
+        for name in cases:
+            r = results["cases"][name]
+            t = r.get(key)
+            shares.append(r["fraction_of_copy"] * r["coda_us"] / t if t else 0.0)
+        ax.bar([i + (k - 1.5) * width for i in range(len(cases))], shares, width, label=label)
+    ax.axhline(0.85, color="gray", linestyle="--", linewidth=0.8)
+    ax.set_xticks(range(len(cases)), cases, rotation=30, ha="right")
+    ax.set_ylabel("share of copy bandwidth")
+    ax.set_title(f"Decode attention over a KV cache, {results['device']}")
+    ax.legend(ncol=4, fontsize=8)
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    print(f"wrote {png}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -73,10 +108,15 @@ def main():
                         help="which tables to measure (default: attention,append,step)")
     parser.add_argument("--reps", type=int, default=30)
     parser.add_argument("--results", default=os.path.join(os.path.dirname(__file__), "results"))
+    parser.add_argument("--chart", metavar="JSON", help="draw the chart of a results file")
     parser.add_argument("--tuning-db", default=os.path.join(os.path.dirname(__file__), "..", "data",
                                                             "tuning", "tuning-h200.json"),
                         help="the GEMM configurations the step's halves are emitted with")
     args = parser.parse_args()
+    if args.chart:
+        with open(args.chart) as f:
+            draw(json.load(f), os.path.splitext(args.chart)[0] + ".png")
+        return 0
     names = args.only.split(",") if args.only else list(CASES)
     appends = [f"append_l{length}" for length in APPEND_LENGTHS]
     if args.emit:
@@ -274,6 +314,8 @@ def main():
     with open(path, "w") as f:
         json.dump({"device": device, "copy_gbps": copy_gbps, "cases": results, "append": append,
                    "step": step}, f, indent=1)
+    if results:
+        draw({"device": device, "cases": results}, os.path.splitext(path)[0] + ".png")
     print(f"wrote {path}")
     return 0
 

@@ -6,7 +6,10 @@ anchors-<gpu>.json (bench/anchors.py) as time / cuBLAS GEMM alone per anchor cas
 contender, with which cases are within the 1.03 target and faster than max-autotune;
 block-<gpu>.json (bench/block.py) as coda's speed-up on the block forward; sustained-<gpu>.json
 (bench/sustained.py) as time, clock and cycles against cuBLAS back to back at the power cap;
-attention-<gpu>.json (bench/attention.py) as coda's attention against SDPA and FlexAttention.
+attention-<gpu>.json (bench/attention.py) as coda's attention against SDPA and FlexAttention;
+decode-<gpu>.json (bench/decode.py) as decode attention's GB/s and share of the copy bandwidth
+against SDPA, FlexAttention and torch.compile, the append against torch.cat and index_copy_,
+and the whole decode step against torch.compile.
 
     python3 bench/tables.py [--results DIR]             # print the Markdown
     python3 bench/tables.py --write docs/benchmarks.md  # replace the text between the markers
@@ -40,7 +43,7 @@ def gpu_tags(results):
     `<stem>-<gpu>.json` whose device python/coda/gpus.py names <gpu>."""
     tags = set()
     for path in glob.glob(os.path.join(results, "*.json")):
-        m = re.match(r"(anchors|block|sustained|attention)-(.+)\.json$", os.path.basename(path))
+        m = re.match(r"(anchors|block|sustained|attention|decode)-(.+)\.json$", os.path.basename(path))
         if m and gpus.gpu_tag(load(path).get("device", "")) == m.group(2):
             tags.add(m.group(2))
     return sorted(tags, key=lambda t: (t != "h200", t))
@@ -151,6 +154,50 @@ def attention_table(runs):
     return lines
 
 
+def decode_table(runs):
+    fmt = lambda x, d: "—" if x is None else f"{x:.{d}f}"  # noqa: E731
+    speed = lambda other, coda: "—" if other is None else f"{other / coda:.2f}"  # noqa: E731
+    lines = ["**Decode** (`bench/results/decode-<gpu>.json`; one query row per sequence, Hq 32 / "
+             "Hkv 8 (MQA: Hkv 1), d 128, bf16, caches of L rows; µs queued; GB/s of q, the "
+             "sequences' K and V rows and the output, and its share of the device-to-device "
+             "copy bandwidth measured in the same run; speed-up = their time / coda's):", "",
+             "| GPU | case | coda µs | GB/s | of copy | SDPA µs | vs SDPA | Flex µs | vs Flex | "
+             "torch.compile µs | vs compile | max rel err |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for tag, data in runs:
+        label = gpus.gpu_label(data["device"])
+        for case, r in data["cases"].items():
+            c = r["coda_us"]
+            lines.append(f"| {label} | {case} | {c:.1f} | {r['coda_gbps']:.0f} | "
+                         f"{r['fraction_of_copy']:.0%} | {fmt(r['sdpa_us'], 1)} | "
+                         f"{speed(r['sdpa_us'], c)} | {fmt(r['flex_us'], 1)} | "
+                         f"{speed(r['flex_us'], c)} | {fmt(r['compile_us'], 1)} | "
+                         f"{speed(r['compile_us'], c)} | {r['max_rel_err']:.1e} |")
+            label = ""
+    lines += ["", "**Append** (one new K row per KV head, B 1, Hkv 8, d 128, bf16; µs queued):",
+              "", "| GPU | L | coda.append µs | torch.cat µs | vs cat | index_copy_ µs |",
+              "|---|---|---|---|---|---|"]
+    for tag, data in runs:
+        label = gpus.gpu_label(data["device"])
+        for length, r in data["append"].items():
+            lines.append(f"| {label} | {length} | {r['coda_us']:.1f} | {r['cat_us']:.1f} | "
+                         f"{r['cat_us'] / r['coda_us']:.1f} | {r['index_copy_us']:.1f} |")
+            label = ""
+    steps = [(tag, data) for tag, data in runs if data.get("step")]
+    if steps:
+        lines += ["", "**Decode step** (Llama-3-8B, L 8192; µs queued):", "",
+                  "| GPU | case | coda µs | eager µs | torch.compile µs | vs compile | "
+                  "max rel err (bf16 PyTorch) |", "|---|---|---|---|---|---|---|"]
+        for tag, data in steps:
+            label = gpus.gpu_label(data["device"])
+            for case, r in data["step"].items():
+                lines.append(f"| {label} | {case} | {r['coda_us']:.1f} | {r['eager_us']:.1f} | "
+                             f"{r['compile_us']:.1f} | {r['compile_us'] / r['coda_us']:.2f} | "
+                             f"{r['max_rel_err']:.1e} ({r['eager_max_rel_err']:.1e}) |")
+                label = ""
+    return lines
+
+
 def render(results):
     def runs(stem):
         files = [(tag, os.path.join(results, f"{stem}-{tag}.json")) for tag in gpu_tags(results)]
@@ -158,7 +205,8 @@ def render(results):
 
     out = []
     for stem, table in (("anchors", anchors_table), ("block", block_table),
-                        ("sustained", sustained_table), ("attention", attention_table)):
+                        ("sustained", sustained_table), ("attention", attention_table),
+                        ("decode", decode_table)):
         if runs(stem):
             out += table(runs(stem)) + [""]
     return "\n".join(out).rstrip() + "\n"
