@@ -90,7 +90,9 @@ struct SelectAsAppend : OpRewritePattern<linalg::GenericOp> {
     // The new row: the cache's shape with one row, read at row 0 along the cache's rows.
     AffineMap freshMap = g.getMatchingIndexingMap(g.getDpsInputOperand(1));
     auto freshType = cast<RankedTensorType>(fresh.getType());
-    if (freshType.getRank() != 4 || type.getRank() != 4)
+    Type element = type.getElementType();
+    if (freshType.getRank() != 4 || type.getRank() != 4 ||
+        !(element.isBF16() || element.isF16() || element.isF32()))
       return failure();
     std::optional<unsigned> seq;
     for (unsigned d = 0; d < 4; ++d) {

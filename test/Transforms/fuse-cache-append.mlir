@@ -128,3 +128,47 @@ func.func @not_appends(%k: tensor<2x2x1x8xf32>, %kc: tensor<2x2x16x8xf32>, %othe
   } -> tensor<2x2x16x8xf32>
   return %k1, %k2 : tensor<2x2x16x8xf32>, tensor<2x2x16x8xf32>
 }
+
+// -----
+
+// A cache of booleans is no KV cache coda.append takes: the selects stay.
+// CHECK-LABEL: func.func @boolean_cache
+// CHECK-NOT:   coda.append
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#scalar = affine_map<(d0, d1, d2, d3) -> ()>
+#rows = affine_map<(d0, d1, d2, d3) -> (0, 0, d2, 0)>
+#fresh = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, d3)>
+#iota = affine_map<(d0) -> (d0)>
+func.func @boolean_cache(%k: tensor<2x2x1x8xi1>, %v: tensor<2x2x1x8xi1>, %kc: tensor<2x2x16x8xi1>,
+    %vc: tensor<2x2x16x8xi1>, %pos: tensor<1xi64>) -> (tensor<2x2x16x8xi1>, tensor<2x2x16x8xi1>) {
+  %e = tensor.empty() : tensor<16xi64>
+  %iota = linalg.generic {indexing_maps = [#iota], iterator_types = ["parallel"]} outs(%e : tensor<16xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i64
+    linalg.yield %c : i64
+  } -> tensor<16xi64>
+  %rows = tensor.expand_shape %iota [[0, 1, 2, 3]] output_shape [1, 1, 16, 1] : tensor<16xi64> into tensor<1x1x16x1xi64>
+  %p = tensor.collapse_shape %pos [] : tensor<1xi64> into tensor<i64>
+  %eq_init = tensor.empty() : tensor<1x1x16x1xi1>
+  %eq = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%rows, %p : tensor<1x1x16x1xi64>, tensor<i64>) outs(%eq_init : tensor<1x1x16x1xi1>) {
+  ^bb0(%r: i64, %q: i64, %out: i1):
+    %c = arith.cmpi eq, %r, %q : i64
+    linalg.yield %c : i1
+  } -> tensor<1x1x16x1xi1>
+  %init = tensor.empty() : tensor<2x2x16x8xi1>
+  %k1 = linalg.generic {indexing_maps = [#rows, #fresh, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%eq, %k, %kc : tensor<1x1x16x1xi1>, tensor<2x2x1x8xi1>, tensor<2x2x16x8xi1>) outs(%init : tensor<2x2x16x8xi1>) {
+  ^bb0(%c: i1, %n: i1, %o: i1, %out: i1):
+    %s = arith.select %c, %n, %o : i1
+    linalg.yield %s : i1
+  } -> tensor<2x2x16x8xi1>
+  %v1 = linalg.generic {indexing_maps = [#rows, #fresh, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%eq, %v, %vc : tensor<1x1x16x1xi1>, tensor<2x2x1x8xi1>, tensor<2x2x16x8xi1>) outs(%init : tensor<2x2x16x8xi1>) {
+  ^bb0(%c: i1, %n: i1, %o: i1, %out: i1):
+    %s = arith.select %c, %n, %o : i1
+    linalg.yield %s : i1
+  } -> tensor<2x2x16x8xi1>
+  return %k1, %v1 : tensor<2x2x16x8xi1>, tensor<2x2x16x8xi1>
+}

@@ -808,3 +808,11 @@ func.func @append_paged_heads(%new: tensor<2x1x4x64xbf16>, %pool: tensor<8x16x2x
   %c = coda.append %new into %pool at %pos pages(%t : tensor<2x4xi32>) layout <bshd> : tensor<2x1x4x64xbf16> into tensor<8x16x2x64xbf16> at tensor<2xi32>
   return
 }
+
+// -----
+
+func.func @append_element_type(%new: tensor<2x1x2x8xi1>, %cache: tensor<2x16x2x8xi1>, %pos: tensor<2xi32>) {
+  // expected-error @+1 {{expects a cache of bf16, f16 or f32; got 'i1'}}
+  %c = coda.append %new into %cache at %pos layout <bshd> : tensor<2x1x2x8xi1> into tensor<2x16x2x8xi1> at tensor<2xi32>
+  return
+}

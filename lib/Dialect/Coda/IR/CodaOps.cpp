@@ -766,6 +766,8 @@ LogicalResult AppendOp::verify() {
     return emitOpError("expects new rows and a cache of rank 4 (")
            << form << " for layout " << stringifyAttentionLayout(getLayout()) << "); got ranks "
            << rows.getRank() << " and " << cache.getRank();
+  if (!isGemmInputElementType(cache.getElementType()))
+    return emitOpError("expects a cache of bf16, f16 or f32; got ") << cache.getElementType();
   if (rows.getElementType() != cache.getElementType())
     return emitOpError("expects new rows of the cache's element type ")
            << cache.getElementType() << "; got " << rows.getElementType();
