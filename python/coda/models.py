@@ -11,7 +11,7 @@ fp32. The functions take their weights as arguments, so that the exported files 
   with is_causal, enable_gqa and a boolean attn_mask, and an explicit softmax with a
   per-sequence masked_fill in f32 and bf16 (S 200: tiles and words of a runtime mask cut
   short), and a decode step over transformers' static cache (index_copy_ at cache_position,
-  SDPA over the cache of 200 rows).
+  SDPA over the cache of 200 rows), of one query and of two (a speculative step).
 """
 import math
 
@@ -320,6 +320,9 @@ ATTENTION = {
     "static_cache_decode_bf16": (static_cache_decode, lambda: (
         heads(B, H, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, AS, AD),
         heads(B, KVH, AS, AD), torch.tensor([AS // 2]))),
+    "static_cache_speculative_bf16": (static_cache_decode, lambda: (
+        heads(B, H, 2, AD), heads(B, KVH, 2, AD), heads(B, KVH, 2, AD), heads(B, KVH, AS, AD),
+        heads(B, KVH, AS, AD), torch.tensor([AS // 2, AS // 2 + 1]))),
     "masked_fill_bf16": (masked_softmax_attention, lambda: (
         heads(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
 }
