@@ -196,3 +196,22 @@ def reference(case, q, k, v, torch, lens=None):
     if layout == "bshd":
         out = out.transpose(1, 2)
     return out, lse_ref
+
+
+def check_rows(rows, empty, lse=None, lse_ref=None):
+    """The checks a kernel's output passes beyond its error: rows that see no key (`empty`,
+    broadcast over rows [B, H, Sq, d]) exactly 0, and where an LSE came back, -inf on those
+    rows and within 1e-2 of `lse_ref` elsewhere. Returns (ok, the text to add to the line)."""
+    ok, text = True, ""
+    empty = empty.expand(rows.shape[:3])
+    if empty.any():
+        zero = bool((rows[empty] == 0).all())
+        ok &= zero
+        text += f", {int(empty[:, 0].sum())} empty rows {'0' if zero else 'NOT 0'}"
+    if lse is not None:
+        finite = lse_ref.isfinite()
+        lerr = (lse[finite] - lse_ref[finite]).abs().max().item() if finite.any() else 0.0
+        inf_ok = bool((lse[~finite] == float("-inf")).all())
+        ok &= lerr <= 1e-2 and inf_ok
+        text += f", lse abs {lerr:.1e}" + ("" if inf_ok else " (-inf rows wrong)")
+    return ok, text

@@ -22,6 +22,7 @@ import os
 import sys
 
 from coda import decode
+from coda.attention import check_rows
 from coda.paths import build_dir
 
 BOUND = 1e-2
@@ -88,18 +89,9 @@ def check(name, module, torch):
     line += f", rel {err:.1e}"
     empty = ~decode.visible(c, lens, torch).any(-1)  # [B, 1, Sq]
     rows = out.transpose(1, 2) if c["layout"] == "bshd" else out  # [B, Hq, Sq, d]
-    empty = empty.expand(rows.shape[:3])
-    if empty.any():
-        zero = bool((rows[empty] == 0).all())
-        ok &= zero
-        line += f", {int(empty[:, 0].sum())} empty rows {'0' if zero else 'NOT 0'}"
-    if c["lse"]:
-        lse = outs[1]
-        finite = torch.isfinite(lse_ref)
-        lerr = (lse[finite] - lse_ref[finite]).abs().max().item()
-        inf_ok = bool((lse[~finite] == float("-inf")).all())
-        ok &= lerr <= 1e-2 and inf_ok
-        line += f", lse abs {lerr:.1e}" + ("" if inf_ok else " (-inf rows wrong)")
+    rows_ok, text = check_rows(rows, empty, *((outs[1], lse_ref) if c["lse"] else ()))
+    ok &= rows_ok
+    line += text
     print(line + ("" if ok else "  FAIL"), flush=True)
     return ok
 
