@@ -2,8 +2,9 @@
 way coda's tools read them.
 
 torch-mlir lowers `index_copy` (transformers' StaticCache.update writes the new keys and values
-with `index_copy_`) to a TMTensor scatter, which is no linalg and which coda cannot read. The
-decomposition here writes it as selects instead — row j of the cache takes the new row t where
+with `index_copy_`, or `cache[:, :, cache_position] = new` where that is missing: an
+`index_put` along one dimension) to a TMTensor scatter, which is no linalg and which coda cannot
+read. The decompositions here write both as selects instead — row j of the cache takes the new row t where
 j = index[t] — which stay linalg, and which `--coda-fuse` reads back as `coda.append`.
 """
 import torch
@@ -21,12 +22,27 @@ def _index_copy(x, dim, index, source):
     return out
 
 
+def _index_put(x, indices, values, accumulate=False):
+    """`x[..., index, ...] = values` along one dimension (transformers' fallback when
+    index_copy_ is missing) as index_copy; other index_puts as torch-mlir lowers them."""
+    picked = [(dim, index) for dim, index in enumerate(indices) if index is not None]
+    if accumulate or len(picked) != 1 or picked[0][1].dim() != 1 or \
+            picked[0][1].dtype == torch.bool or len(indices) > x.dim():
+        return NotImplemented
+    dim, index = picked[0]
+    shape = list(x.shape)
+    shape[dim] = index.shape[0]
+    return _index_copy(x, dim, index, values.expand(shape))
+
+
 def decomposition_table():
-    """torch-mlir's default decompositions and coda's (index_copy as selects)."""
+    """torch-mlir's default decompositions and coda's (index_copy and the index_put of one
+    dimension as selects)."""
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
     table = dict(get_decomposition_table())
     table[torch.ops.aten.index_copy.default] = _index_copy
+    table[torch.ops.aten.index_put.default] = _index_put
     return table
 
 

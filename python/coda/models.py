@@ -11,7 +11,8 @@ fp32. The functions take their weights as arguments, so that the exported files 
   with is_causal, enable_gqa and a boolean attn_mask, and an explicit softmax with a
   per-sequence masked_fill in f32 and bf16 (S 200: tiles and words of a runtime mask cut
   short), and a decode step over transformers' static cache (index_copy_ at cache_position,
-  SDPA over the cache of 200 rows), of one query and of two (a speculative step).
+  SDPA over the cache of 200 rows), of one query and of two (a speculative step), and with the
+  caches written by index assignment instead.
 """
 import math
 
@@ -299,6 +300,15 @@ def static_cache_decode(q, k, v, k_cache, v_cache, cache_position):
     return F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=mask, enable_gqa=True)
 
 
+def static_cache_index_put(q, k, v, k_cache, v_cache, cache_position):
+    """static_cache_decode with the caches written by index assignment, as StaticCache.update
+    does where index_copy_ is missing."""
+    k_cache[:, :, cache_position] = k
+    v_cache[:, :, cache_position] = v
+    mask = torch.arange(k_cache.shape[2])[None, :] <= cache_position[:, None]
+    return F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=mask, enable_gqa=True)
+
+
 def heads(*shape):
     return r(*shape).to(torch.bfloat16)
 
@@ -318,6 +328,9 @@ ATTENTION = {
     "masked_fill": (masked_softmax_attention, lambda: tuple(
         r(B, H, AS, AD) for _ in range(3)) + (torch.rand(B, 1, AS, AS) > 0.5,)),
     "static_cache_decode_bf16": (static_cache_decode, lambda: (
+        heads(B, H, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, AS, AD),
+        heads(B, KVH, AS, AD), torch.tensor([AS // 2]))),
+    "static_cache_index_put_bf16": (static_cache_index_put, lambda: (
         heads(B, H, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, 1, AD), heads(B, KVH, AS, AD),
         heads(B, KVH, AS, AD), torch.tensor([AS // 2]))),
     "static_cache_speculative_bf16": (static_cache_decode, lambda: (

@@ -241,7 +241,8 @@ def CodaFuseCacheAppend : Pass<"coda-fuse-cache-append", "::mlir::func::FuncOp">
   let summary = "A KV cache's update at one position as coda.append";
   let description = [{
     transformers' `StaticCache.update` writes a decode step's keys and values with
-    `index_copy_(dim, cache_position, new)`; exported with coda's decompositions
+    `index_copy_(dim, cache_position, new)` (or `cache[:, :, cache_position] = new`, an
+    `index_put` along one dimension); exported with coda's decompositions
     (`python/coda/exporting.py`, which keep it linalg) it is a select over the whole cache,
     `iota(C) == cache_position[0] ? new : cache` with `new` one row broadcast along the
     cache's rows. That select becomes `coda.append %new into %cache at %cache_position`
