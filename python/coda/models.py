@@ -130,6 +130,25 @@ def hf_llama(x, ln1, wq, wk, wv, wo, ln2, wg, wu, wd, cos, sin, bq=None, bk=None
     return x + F.linear(F.silu(F.linear(h, wg)) * F.linear(h, wu), wd)
 
 
+def hf_llama_decode(x, ln1, wq, wk, wv, wo, ln2, wg, wu, wd, cos, sin, k_cache, v_cache,
+                    cache_position):
+    """One decode step of hf_llama over transformers' static cache: x [B, 1, D], the new K and
+    V written at cache_position (index_copy_), attention over the whole cache under the mask
+    of every key up to the position. The caches are updated in place."""
+    h = hf_rmsnorm(x, ln1)
+    q = F.linear(h, wq).view(B, 1, H, HD).transpose(1, 2)
+    k = F.linear(h, wk).view(B, 1, KVH, HD).transpose(1, 2)
+    v = F.linear(h, wv).view(B, 1, KVH, HD).transpose(1, 2)
+    q, k = hf_apply_rotary(q, k, cos, sin)
+    k_cache.index_copy_(2, cache_position, k)
+    v_cache.index_copy_(2, cache_position, v)
+    mask = torch.arange(k_cache.shape[2])[None, :] <= cache_position[:, None]
+    a = F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=mask, enable_gqa=True)
+    x = x + F.linear(a.transpose(1, 2).reshape(B, 1, H * HD), wo)
+    h = hf_rmsnorm(x, ln2)
+    return x + F.linear(F.silu(F.linear(h, wg)) * F.linear(h, wu), wd)
+
+
 def hf_qwen2(x, ln1, wq, bq, wk, bk, wv, bv, wo, ln2, wg, wu, wd, cos, sin):
     return hf_llama(x, ln1, wq, wk, wv, wo, ln2, wg, wu, wd, cos, sin, bq, bk, bv)
 
@@ -357,6 +376,12 @@ PROGRAMS = {
     "lm_head_cross_entropy": (lm_head_ce, lambda: (
         r(M, D), r(D), r(V, D), torch.randint(0, V, (M,)))),
 }
+# A decode step of the Llama layer over a static cache of 64 rows (bf16; not a LAYERS entry:
+# its caches are updated in place).
+PROGRAMS["hf_llama_decode_bf16"] = (hf_llama_decode, lambda: bf16(lambda: (
+    r(B, 1, D), r(D), r(H * HD, D), r(KVH * HD, D), r(KVH * HD, D), r(D, H * HD), r(D), r(F_, D),
+    r(F_, D), r(D, F_), r(B, 1, HD), r(B, 1, HD), r(B, KVH, 64, HD), r(B, KVH, 64, HD)))() + (
+    torch.tensor([7]),))
 for _name, (_fn, _make_args) in LAYERS.items():
     PROGRAMS[_name] = (_fn, _make_args)
     PROGRAMS[_name + "_bf16"] = (_fn, bf16(_make_args))
