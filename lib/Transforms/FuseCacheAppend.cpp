@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::coda {
 #define GEN_PASS_DEF_CODAFUSECACHEAPPEND
@@ -69,7 +70,12 @@ Value comparedPosition(Value cond, unsigned seq) {
 /// `select(iota == p, new, cache)` over a [B, H, C, d] (or [B, C, H, d]) cache, new a row
 /// broadcast along the cache's rows: coda.append of new at p.
 struct SelectAsAppend : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+  /// `replacedInputs` collects the producers of the selects' operands (the comparison that
+  /// chose the row, the select's empty init).
+  SelectAsAppend(MLIRContext *ctx, SetVector<Operation *> &replacedInputs)
+      : OpRewritePattern(ctx), replacedInputs(replacedInputs) {}
+  SetVector<Operation *> &replacedInputs;
+
   LogicalResult matchAndRewrite(linalg::GenericOp g, PatternRewriter &rewriter) const override {
     if (g.getNumDpsInputs() != 3 || g.getNumDpsInits() != 1 || g.getNumLoops() != 4 ||
         g.getNumParallelLoops() != 4 || !g.hasPureTensorSemantics())
@@ -115,6 +121,9 @@ struct SelectAsAppend : OpRewritePattern<linalg::GenericOp> {
       return failure();
     auto layout = AttentionLayoutAttr::get(
         getContext(), *seq == 2 ? AttentionLayout::BHSD : AttentionLayout::BSHD);
+    for (Value operand : g->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        replacedInputs.insert(producer);
     rewriter.replaceOpWithNewOp<AppendOp>(g, type, fresh, cache, position, /*pages=*/Value(),
                                           layout);
     return success();
@@ -123,19 +132,23 @@ struct SelectAsAppend : OpRewritePattern<linalg::GenericOp> {
 
 struct CodaFuseCacheAppendPass : coda::impl::CodaFuseCacheAppendBase<CodaFuseCacheAppendPass> {
   void runOnOperation() override {
+    SetVector<Operation *> replacedInputs;
     RewritePatternSet patterns(&getContext());
-    patterns.add<SelectAsAppend>(&getContext());
+    patterns.add<SelectAsAppend>(&getContext(), replacedInputs);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
-    // The comparisons that chose the row, and the positions they read, if nothing else does.
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      if (isa<linalg::GenericOp, tensor::EmptyOp, tensor::ExpandShapeOp,
-              tensor::CollapseShapeOp>(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : llvm::reverse(ops))
-      if (isOpTriviallyDead(op))
-        op->erase();
+    // What only the replaced selects read (the comparison that chose the rows, its iota and the
+    // position's reshapes, the selects' inits), once nothing reads it.
+    SmallVector<Operation *> worklist(replacedInputs.begin(), replacedInputs.end());
+    DenseSet<Operation *> erased;
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!op || erased.contains(op) || !isOpTriviallyDead(op))
+        continue;
+      for (Value operand : op->getOperands())
+        worklist.push_back(operand.getDefiningOp());
+      erased.insert(op);
+      op->erase();
+    }
   }
 };
 
