@@ -175,6 +175,17 @@ def visible(case, torch, device, lens=None):
     return seen
 
 
+def masked_softmax_values(s, v, torch):
+    """softmax(s) · v over the last dimension of scores s (-inf where masked) and the LSE
+    [..., rows]: rows that see no key give 0 and -inf."""
+    m = s.amax(-1, keepdim=True)
+    m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+    p = torch.exp(s - m)
+    total = p.sum(-1, keepdim=True)
+    out = (p @ v) / torch.where(total > 0, total, torch.ones_like(total))
+    return out, (m + torch.log(total)).squeeze(-1)
+
+
 def reference(case, q, k, v, torch, lens=None):
     """fp32 attention (out in the case's layout, lse [B, Hq, Sq])."""
     b, hq, hkv, sq, sk, d, layout, mask, dtype, lse, softcap = case
@@ -187,12 +198,7 @@ def reference(case, q, k, v, torch, lens=None):
     if softcap:
         s = softcap * torch.tanh(s / softcap)
     s = s.masked_fill(~visible(case, torch, q.device, lens), float("-inf"))
-    m = s.amax(-1, keepdim=True)
-    m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
-    p = torch.exp(s - m)
-    total = p.sum(-1, keepdim=True)
-    out = (p @ v) / torch.where(total > 0, total, torch.ones_like(total))
-    lse_ref = (m + torch.log(total)).squeeze(-1)
+    out, lse_ref = masked_softmax_values(s, v, torch)
     if layout == "bshd":
         out = out.transpose(1, 2)
     return out, lse_ref

@@ -19,6 +19,8 @@ import math
 import os
 import subprocess
 
+from coda.attention import masked_softmax_values
+
 
 def _t(shape, element):
     return f"tensor<{'x'.join(map(str, shape))}x{element}>"
@@ -189,13 +191,8 @@ def reference(case, q, k, v, lens, torch):
     s = (q @ k.transpose(-1, -2)) / math.sqrt(d)  # [B, Hkv, rep·Sq, cap]
     seen = visible(case, lens, torch)  # [B, 1, Sq, cap]
     s = s.view(b, hkv, hq // hkv, sq, -1).masked_fill(~seen[:, :, None], float("-inf"))
-    s = s.view(b, hkv, hq // hkv * sq, -1)
-    m = s.amax(-1, keepdim=True)
-    m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
-    p = torch.exp(s - m)
-    total = p.sum(-1, keepdim=True)
-    out = ((p @ v) / torch.where(total > 0, total, torch.ones_like(total))).view(b, hq, sq, d)
-    lse = (m + torch.log(total)).view(b, hq, sq)
+    out, lse = masked_softmax_values(s.view(b, hkv, hq // hkv * sq, -1), v, torch)
+    out, lse = out.view(b, hq, sq, d), lse.view(b, hq, sq)
     if case["layout"] == "bshd":
         out = out.transpose(1, 2)
     return out, lse
