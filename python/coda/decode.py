@@ -9,8 +9,7 @@ optionally page (a paged cache: pools of pages of that many rows, [N, Hkv, page,
 step_program() writes the whole step `@main(q, k_new, v_new, k_cache, v_cache, [table,] pos,
 len) -> (out[, lse], k_cache, v_cache)`: the new rows appended at pos[b], then attention with
 len[b] = pos[b] + Sq keys; attention_program() only the attention (`@main(q, k_cache, v_cache,
-len) -> out`), append_program() only one append (`@main(k_new, k_cache, pos) -> k_cache`) and
-appends_program() both of a step's.
+len) -> out`) and append_program() only one append (`@main(k_new, k_cache, pos) -> k_cache`).
 visible() and reference() define the expected result from the rules of docs/semantics.md,
 independently of the generated index arithmetic. torch is passed in: the emitting side needs no
 torch.
@@ -100,21 +99,6 @@ def append_program(case):
     return f"""func.func @main(%kn: {new}, %kc: {cache}, %pos: {pos}) -> {cache} {{
   %k1 = coda.append %kn into %kc at %pos{layout} : {new} into {cache} at {pos}
   return %k1 : {cache}
-}}
-"""
-
-
-def appends_program(case):
-    """Both appends of a step: `@main(k_new, v_new, k_cache, v_cache, pos) -> (k_cache,
-    v_cache)`."""
-    _, ns, cs, _ = shapes(case)
-    e, b = case["dtype"], case["B"]
-    new, cache, pos = _t(ns, e), _t(cs, e), _t((b,), "i32")
-    layout = " layout <bshd>" if case["layout"] == "bshd" else ""
-    return f"""func.func @main(%kn: {new}, %vn: {new}, %kc: {cache}, %vc: {cache}, %pos: {pos}) -> ({cache}, {cache}) {{
-  %k1 = coda.append %kn into %kc at %pos{layout} : {new} into {cache} at {pos}
-  %v1 = coda.append %vn into %vc at %pos{layout} : {new} into {cache} at {pos}
-  return %k1, %v1 : {cache}, {cache}
 }}
 """
 

@@ -30,6 +30,7 @@
 #define CODA_RUNTIME_DECODE_CUH
 
 #include "coda/Runtime/Attention.cuh"
+#include "coda/Runtime/Cache.cuh"
 
 namespace coda::rt::attention::decode {
 
@@ -43,8 +44,8 @@ template <class Problem> struct Plan {
   static constexpr int blocks = (rows + kRows - 1) / kRows; // row blocks per KV head
   static constexpr int stages = Problem::D <= 64 ? 4 : 3;
   static constexpr int smem = stages * 2 * kKeys * Problem::D * 2; // K and V tiles
-  // Every split keeps at least two tiles, so that its loads overlap; the merge holds the
-  // weights of at most kMaxSplits in shared memory.
+  // Every split keeps at least two tiles, so that its loads overlap; the merge's first warp
+  // holds the LSEs of at most kMaxSplits in registers.
   static constexpr int kMaxSplits = 256;
   static constexpr int kSplitsBySize = (Problem::Sk + 2 * kKeys - 1) / (2 * kKeys);
   static constexpr int maxSplits = kSplitsBySize < kMaxSplits ? kSplitsBySize : kMaxSplits;
@@ -235,10 +236,11 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
 
-  // The warps' states merged: each thread a (row, column) at a time.
+  // The warps' states merged: each thread a (row, column) at a time, over the block's rows
+  // alone (a GQA group of 4 fills 4 of the 16).
   const long long slot =
       ((static_cast<long long>(b) * Problem::Hkv + g) * P::blocks + block) * splits + split;
-  for (int e = threadIdx.x; e < kRows * D; e += kThreads) {
+  for (int e = threadIdx.x; e < (r1 - r0) * D; e += kThreads) {
     const int row = e / D, col = e % D;
     float m = -CUDART_INF_F;
 #pragma unroll
@@ -259,8 +261,6 @@ __global__ void __launch_bounds__(kThreads)
         partialLse[slot * kRows + row] = rowLse;
       continue;
     }
-    if (r0 + row >= r1)
-      continue;
     const int i = (r0 + row) / rep, h = g * rep + (r0 + row) % rep;
     out[Problem::outOffset(b, h) + static_cast<long long>(i) * Problem::outStride + col] =
         fromFloat<T>(value);
@@ -269,52 +269,111 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-/// Combines the splits of one query row (a CTA, a thread per column) by their LSEs: the
-/// splits' weights once in shared memory, then each column's weighted sum with its loads
-/// unrolled (they are independent: a serial chain of them would wait on each).
+/// The merge's thread layout: a thread holds four columns of the row (one 16-byte load per
+/// split), and the CTA's `groups` column groups take every `groups`-th split, so that each
+/// thread's loads of a batch are independent and in flight together.
+template <class Problem> struct Merge {
+  static constexpr int columns = Problem::D / 4, kBatch = 8;
+  static constexpr int groups = columns >= 128 ? 1 : 128 / columns;
+  static constexpr int threads = groups * columns;
+  static_assert(Problem::D % 4 == 0, "the merge reads four columns a thread");
+};
+
+/// Combines the splits of one query row (a CTA) by their LSEs. The partials were written by
+/// the decode kernel just before, so every load is an L2 hit: the merge is a few round trips,
+/// the LSE statistics (warp 0) overlapping the first batch of partial loads.
 template <class Problem>
-__global__ void mergeKernel(typename Problem::Element *__restrict__ out, float *__restrict__ lse,
-                            int splits, const float *__restrict__ partial,
-                            const float *__restrict__ partialLse) {
+__global__ void __launch_bounds__(Merge<Problem>::threads)
+    mergeKernel(typename Problem::Element *__restrict__ out, float *__restrict__ lse, int splits,
+                const float *__restrict__ partial, const float *__restrict__ partialLse) {
   using P = Plan<Problem>;
+  using M = Merge<Problem>;
   constexpr int D = Problem::D, rep = P::rep;
-  __shared__ float weight[P::kMaxSplits];
-  __shared__ float total[2]; // the largest LSE and the sum of the weights
+  __shared__ float total[2];                     // the largest LSE and the sum of the weights
+  __shared__ float4 sums[M::groups][M::columns]; // each group's weighted sum
   asm volatile("griddepcontrol.wait;\n" ::: "memory"); // the decode kernel's partials
   const int i = blockIdx.x % Problem::Sq, h = blockIdx.x / Problem::Sq % Problem::Hq,
             b = blockIdx.x / (Problem::Sq * Problem::Hq), g = h / rep;
   const int row = i * rep + h % rep, block = row / kRows;
   const long long first =
       ((static_cast<long long>(b) * Problem::Hkv + g) * P::blocks + block) * splits;
-  const float *rowPartial = partial + (first * kRows + row % kRows) * D;
-  for (int s = threadIdx.x; s < splits; s += blockDim.x)
-    weight[s] = partialLse[(first + s) * kRows + row % kRows];
-  __syncthreads();
-  if (threadIdx.x == 0) {
+  const float *rowLse = partialLse + first * kRows + row % kRows;
+  const float4 *rowPartial =
+      reinterpret_cast<const float4 *>(partial + (first * kRows + row % kRows) * D);
+  const int group = threadIdx.x / M::columns, column = threadIdx.x % M::columns;
+
+  if (threadIdx.x < 32) {
+    float mine[P::kMaxSplits / 32];
     float m = -CUDART_INF_F, l = 0.f;
-    for (int s = 0; s < splits; ++s)
-      m = fmaxf(m, weight[s]);
-    for (int s = 0; s < splits && m != -CUDART_INF_F; ++s)
-      l += exp2f(weight[s] - m);
-    total[0] = m;
-    total[1] = l;
+#pragma unroll
+    for (int u = 0; u < P::kMaxSplits / 32; ++u) {
+      const int s = threadIdx.x + 32 * u;
+      mine[u] = s < splits ? rowLse[static_cast<long long>(s) * kRows] : -CUDART_INF_F;
+      m = fmaxf(m, mine[u]);
+    }
+    for (int o = 16; o > 0; o /= 2)
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+#pragma unroll
+    for (int u = 0; u < P::kMaxSplits / 32; ++u)
+      l += m == -CUDART_INF_F ? 0.f : exp2f(mine[u] - m);
+    for (int o = 16; o > 0; o /= 2)
+      l += __shfl_xor_sync(0xffffffffu, l, o);
+    if (threadIdx.x == 0) {
+      total[0] = m;
+      total[1] = l;
+    }
   }
-  __syncthreads();
-  const float m = total[0], l = total[1];
-  for (int s = threadIdx.x; s < splits; s += blockDim.x)
-    weight[s] = m == -CUDART_INF_F ? 0.f : exp2f(weight[s] - m) / l;
-  __syncthreads();
-  for (int col = threadIdx.x; col < D; col += blockDim.x) {
-    float acc = 0.f;
-#pragma unroll 8
-    for (int s = 0; s < splits; ++s)
-      acc += weight[s] * rowPartial[static_cast<long long>(s) * kRows * D + col];
-    out[Problem::outOffset(b, h) + static_cast<long long>(i) * Problem::outStride + col] =
-        fromFloat<typename Problem::Element>(l > 0.f ? acc : 0.f);
+  float4 acc = {0.f, 0.f, 0.f, 0.f};
+  float m = 0.f, l = 0.f;
+  for (int s0 = 0; s0 < splits; s0 += M::groups * M::kBatch) {
+    float4 value[M::kBatch];
+    float weight[M::kBatch];
+#pragma unroll
+    for (int u = 0; u < M::kBatch; ++u) {
+      const int s = s0 + u * M::groups + group;
+      const bool in = s < splits;
+      value[u] = in ? rowPartial[static_cast<long long>(s) * kRows * D / 4 + column]
+                    : float4{0.f, 0.f, 0.f, 0.f};
+      weight[u] = in ? rowLse[static_cast<long long>(s) * kRows] : -CUDART_INF_F;
+    }
+    if (s0 == 0) { // every thread takes this batch: the statistics are ready after it
+      __syncthreads();
+      m = total[0];
+      l = total[1];
+    }
+    if (m == -CUDART_INF_F)
+      break;
+#pragma unroll
+    for (int u = 0; u < M::kBatch; ++u) {
+      const float w = exp2f(weight[u] - m) / l;
+      acc.x += w * value[u].x;
+      acc.y += w * value[u].y;
+      acc.z += w * value[u].z;
+      acc.w += w * value[u].w;
+    }
   }
+  sums[group][column] = acc;
+  __syncthreads();
+  if (group != 0)
+    return;
+  for (int other = 1; other < M::groups; ++other) {
+    const float4 x = sums[other][column];
+    acc.x += x.x;
+    acc.y += x.y;
+    acc.z += x.z;
+    acc.w += x.w;
+  }
+  using T = typename Problem::Element;
+  T *at = out + Problem::outOffset(b, h) + static_cast<long long>(i) * Problem::outStride +
+          column * 4;
+  const bool seen = l > 0.f && m != -CUDART_INF_F;
+  at[0] = fromFloat<T>(seen ? acc.x : 0.f);
+  at[1] = fromFloat<T>(seen ? acc.y : 0.f);
+  at[2] = fromFloat<T>(seen ? acc.z : 0.f);
+  at[3] = fromFloat<T>(seen ? acc.w : 0.f);
   if (lse && threadIdx.x == 0)
     lse[(static_cast<long long>(b) * Problem::Hq + h) * Problem::Sq + i] =
-        l > 0.f ? (m + log2f(l)) * kLn2 : -CUDART_INF_F;
+        seen ? (m + log2f(l)) * kLn2 : -CUDART_INF_F;
 }
 
 inline int multiprocessors() {
@@ -356,7 +415,7 @@ cudaError_t launch(const typename Problem::Element *q, const typename Problem::E
   // The merge launches while the decode kernel drains and waits for its partials.
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(Problem::B * Problem::Hq * Problem::Sq);
-  config.blockDim = dim3(Problem::D < 128 ? Problem::D : 128);
+  config.blockDim = dim3(Merge<Problem>::threads);
   config.stream = stream;
   cudaLaunchAttribute attribute;
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -394,19 +453,10 @@ __global__ void appendKernel(const T *__restrict__ rows, T *__restrict__ cache,
     t = rest / H % Sn;
     b = rest / H / Sn;
   }
-  long long p = static_cast<long long>(pos[b * posStride]) + t;
-  if (p < 0 || p >= C)
+  const long long at = cache::rowOffset<HeadMajor>(
+      b, h, static_cast<long long>(pos[b * posStride]) + t, H, C, D, table, page);
+  if (at < 0)
     return;
-  // The sequence's own rows, or the page holding row p.
-  long long block = b;
-  int span = C;
-  if (table) {
-    block = table[static_cast<long long>(b) * (C / page) + p / page];
-    p %= page;
-    span = page;
-  }
-  const long long at =
-      HeadMajor ? ((block * H + h) * span + p) * D : ((block * span + p) * H + h) * D;
   reinterpret_cast<Chunk *>(cache + at)[c] = reinterpret_cast<const Chunk *>(rows)[e];
 }
 

@@ -28,6 +28,18 @@ def pre(x, g1, w_qkv, cos, sin):
     return rope(q), rope(k), v
 
 
+def pre_decode(x, g1, w_qkv, cos, sin, k_cache, v_cache, cache_position):
+    """`pre` of a decode step (one new token for each of M sequences) that also writes the new K
+    and V into static caches [M, L, NKV, HD] at cache_position, with index_copy_ as
+    transformers' StaticCache.update does (the caches token-major, as FlashAttention's and
+    vLLM's are). Returns q; an exported program returns the updated caches after it."""
+    q, k, v = pre(x, g1, w_qkv, cos, sin)
+    m, hd = x.shape[0], cos.shape[-1]
+    k_cache.index_copy_(1, cache_position, k.view(m, 1, -1, hd))
+    v_cache.index_copy_(1, cache_position, v.view(m, 1, -1, hd))
+    return q
+
+
 def post(attn, x, w_o, g2, w_gu, w_down):
     h = x + attn @ w_o.t()
     gate, up = (rmsnorm(h, g2) @ w_gu.t()).chunk(2, dim=-1)

@@ -94,15 +94,11 @@ CASES = {f.__name__: f for f in [bias_gelu, residual_rmsnorm, rmsnorm_qkv, layer
 
 
 def export_function(fn, args):
-    """`fn(*args)` as linalg on tensors (torch-mlir), the function named @main."""
-    from torch_mlir import fx
+    """`fn(*args)` as linalg on tensors (torch-mlir), the function named @main; inputs that `fn`
+    updates in place (a KV cache) become results after its own."""
+    from coda.exporting import export
 
-    class Wrapper(torch.nn.Module):
-        def forward(self, *xs):
-            return fn(*xs)
-
-    return str(fx.export_and_import(Wrapper(), *args, output_type="linalg-on-tensors",
-                                    func_name="main"))
+    return export(fn, *args)
 
 
 def write_program(out_dir, name, header, fn, args):

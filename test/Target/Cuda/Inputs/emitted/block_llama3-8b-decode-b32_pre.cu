@@ -110,7 +110,7 @@ template <int F> struct main_k0_v0 {
   }
 };
 
-// main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
+// main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves); columns 4096+ of #0 appended to a KV cache; columns 5120+ of #0 appended to a KV cache.
 // coda-tuning-key: 32x6144x4096:bf16:nt:rotate-halves128:tiled128-bf16,tiled128-bf16,row-f32:store-bf16:ops30
 // configuration: 128x128x64 cluster 2x1 pingpong raster along_n (analytic model)
 // model inputs: epilogue 2.0 bytes and 30 fp32 ops per element (28 with div.full.f32)
@@ -150,13 +150,17 @@ struct main_k0_kernel {
       cute::seq<>,
       cute::seq<0, 1, 2>,
       cute::seq<3>,
-      cute::seq<3, 4>>,
+      cute::seq<3>,
+      cute::seq<3>,
+      cute::seq<3, 4, 5, 6>>,
       coda::rt::TableLoad<kLoadStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 0
       coda::rt::TableLoad<kLoadStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 1
       coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 2
       coda::rt::IndexedCompute<main_k0_v0>,  // 3
       coda::rt::HalvesStore<kStoreStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 4
-      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, float, float, cutlass::FloatRoundStyle::round_to_nearest>>>;  // 5
+      coda::rt::CacheStore<cutlass::bfloat16_t, long long, false, 128>,  // 5
+      coda::rt::CacheStore<cutlass::bfloat16_t, long long, false, 128>,  // 6
+      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, float, float, cutlass::FloatRoundStyle::round_to_nearest>>>;  // 7
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
@@ -186,7 +190,7 @@ static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 }
 
-static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
+static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, void *cache0, const void *pos0, const int *table0, void *cache1, const void *pos1, const int *table1, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
   using K = main_k0_kernel;
   using G = K::Gemm;
   if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
@@ -209,7 +213,7 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
   args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
-  args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {static_cast<const cutlass::bfloat16_t *>(operand1)}, {{static_cast<const float *>(operand2)}, rowsDone}, {}, {static_cast<cutlass::bfloat16_t *>(result0), ldd}, {}};
+  args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {static_cast<const cutlass::bfloat16_t *>(operand1)}, {{static_cast<const float *>(operand2)}, rowsDone}, {}, {static_cast<cutlass::bfloat16_t *>(result0), ldd}, {static_cast<cutlass::bfloat16_t *>(cache0), static_cast<const long long *>(pos0), 0, table0, 0, 4096, 8, 128, 1, 8192}, {static_cast<cutlass::bfloat16_t *>(cache1), static_cast<const long long *>(pos1), 0, table1, 0, 5120, 8, 128, 1, 8192}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -217,8 +221,8 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
 }
 
 // Runs main_k0 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
-extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
-  return main_k0_launch(a, b, operand0, operand1, operand2, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
+extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, void *cache0, const void *pos0, const int *table0, void *cache1, const void *pos1, const int *table1, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+  return main_k0_launch(a, b, operand0, operand1, operand2, result0, cache0, pos0, table0, cache1, pos1, table1, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
 }
 
 // Bytes of device memory main_k0 needs as its workspace.
@@ -528,15 +532,6 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(32LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
 }
 
-// main_g6: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 4096LL) return;
-  long long i0 = point / 128LL % 32LL;
-  long long i1 = point / 1LL % 128LL * 8LL;
-  coda::rt::copy8(dst + i0 * 1024LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 5120LL));
-}
-
 // main_g7: tensor.extract_slice, 8 elements per thread.
 __global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -544,15 +539,6 @@ __global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
   long long i0 = point / 512LL % 32LL;
   long long i1 = point / 1LL % 512LL * 8LL;
   coda::rt::copy8(dst + i0 * 4096LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 0LL));
-}
-
-// main_g8: tensor.extract_slice, 8 elements per thread.
-__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 4096LL) return;
-  long long i0 = point / 128LL % 32LL;
-  long long i1 = point / 1LL % 128LL * 8LL;
-  coda::rt::copy8(dst + i0 * 1024LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 4096LL));
 }
 
 // Bytes of device memory main_run needs as its workspace.
@@ -569,10 +555,10 @@ extern "C" size_t main_run_workspace_size() {
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
-extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, void *result0, void *result1, void *result2, void *workspace, cudaStream_t stream) {
+extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, void *result0, void *result1, void *result2, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
   [[maybe_unused]] void *scratch = ws + 201753088;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67125248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 83902464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201342976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201351168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201359872)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result1)))
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67125248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 83902464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201342976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201351168)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201359872)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)))
     return CODA_MISALIGNED;
   // weight preparation @coda_vector_prep.
   if (int s = coda_vector_prep_run(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 0), scratch, stream)) return s;
@@ -605,13 +591,15 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 151011328), reinterpret_cast<__nv_bfloat16 *>(ws + 201342976), reinterpret_cast<__nv_bfloat16 *>(ws + 201351168), reinterpret_cast<float *>(ws + 201359360), reinterpret_cast<__nv_bfloat16 *>(ws + 201359872), 32, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 201359616) : nullptr, main_k0_rows.sms)) return s;
-  main_g6<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 201359872), static_cast<__nv_bfloat16 *>(result2));
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result0)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg5)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(arg5), 536870912, cudaMemcpyDeviceToDevice, stream);
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result1)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg6)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg6), 536870912, cudaMemcpyDeviceToDevice, stream);
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 151011328), reinterpret_cast<__nv_bfloat16 *>(ws + 201342976), reinterpret_cast<__nv_bfloat16 *>(ws + 201351168), reinterpret_cast<float *>(ws + 201359360), reinterpret_cast<__nv_bfloat16 *>(ws + 201359872), static_cast<__nv_bfloat16 *>(result0), static_cast<const long long *>(arg7), nullptr, static_cast<__nv_bfloat16 *>(result1), static_cast<const long long *>(arg7), nullptr, 32, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 201359616) : nullptr, main_k0_rows.sms)) return s;
+  main_g7<<<64, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 201359872), static_cast<__nv_bfloat16 *>(result2));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<64, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 201359872), static_cast<__nv_bfloat16 *>(result0));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 201359872), static_cast<__nv_bfloat16 *>(result1));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.append: written by the epilogue of main_k0.
+  // coda.append: written by the epilogue of main_k0.
   return CODA_OK;
 }
 
@@ -628,7 +616,7 @@ extern "C" size_t main_prepare_workspace_size() {
 }
 
 // @main on the device: only its weight preparation (run once, at load time), into `prepared`. Returns a coda_status.
-extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, void *prepared0, void *workspace, cudaStream_t stream) {
+extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, void *prepared0, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
   [[maybe_unused]] void *scratch = ws + 151011328;
   if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67125248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 83902464)))
@@ -662,10 +650,10 @@ extern "C" size_t main_run_prepared_workspace_size() {
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
-extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *prepared0, void *result0, void *result1, void *result2, void *workspace, cudaStream_t stream) {
+extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *prepared0, void *result0, void *result1, void *result2, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
   [[maybe_unused]] void *scratch = ws + 410112;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8192)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16896)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result1)))
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 8192)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16896)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)))
     return CODA_MISALIGNED;
   main_g5<<<2, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -680,13 +668,15 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<float *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 16896), 32, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 16640) : nullptr, main_k0_rows.sms)) return s;
-  main_g6<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 16896), static_cast<__nv_bfloat16 *>(result2));
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result0)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg5)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(arg5), 536870912, cudaMemcpyDeviceToDevice, stream);
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result1)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg6)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg6), 536870912, cudaMemcpyDeviceToDevice, stream);
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 8192), reinterpret_cast<float *>(ws + 16384), reinterpret_cast<__nv_bfloat16 *>(ws + 16896), static_cast<__nv_bfloat16 *>(result0), static_cast<const long long *>(arg7), nullptr, static_cast<__nv_bfloat16 *>(result1), static_cast<const long long *>(arg7), nullptr, 32, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 16640) : nullptr, main_k0_rows.sms)) return s;
+  main_g7<<<64, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 16896), static_cast<__nv_bfloat16 *>(result2));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g7<<<64, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 16896), static_cast<__nv_bfloat16 *>(result0));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<16, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 16896), static_cast<__nv_bfloat16 *>(result1));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.append: written by the epilogue of main_k0.
+  // coda.append: written by the epilogue of main_k0.
   return CODA_OK;
 }
 
@@ -752,7 +742,7 @@ static torch::Tensor coda_torch_main_k0(torch::Tensor a, torch::Tensor b, torch:
   auto result0 = torch::empty({m, n}, a.options().dtype(at::kBFloat16));
   const at::cuda::CUDAGuard guard(a.device());
   auto workspace = torch::empty({static_cast<int64_t>(main_k0_workspace_size(m, n, k))}, a.options().dtype(at::kByte));
-  int status = main_k0(a.data_ptr(), b.data_ptr(), operand0.data_ptr(), operand1.data_ptr(), operand2.data_ptr(), result0.data_ptr(), m, n, k, a.stride(0), b.stride(0), n, workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
+  int status = main_k0(a.data_ptr(), b.data_ptr(), operand0.data_ptr(), operand1.data_ptr(), operand2.data_ptr(), result0.data_ptr(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, m, n, k, a.stride(0), b.stride(0), n, workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
   TORCH_CHECK(status == CODA_OK, fn, ": ", coda_status_string(status));
   return result0;
 }
@@ -821,55 +811,64 @@ static torch::Tensor coda_torch_fn_coda_rope_permute_6144x4096_c0w6144d128(torch
   return out0;
 }
 
-static std::vector<torch::Tensor> coda_torch_fn_main(torch::Tensor in0, torch::Tensor in1, torch::Tensor in2, torch::Tensor in3, torch::Tensor in4) {
+static std::vector<torch::Tensor> coda_torch_fn_main(torch::Tensor in0, torch::Tensor in1, torch::Tensor in2, torch::Tensor in3, torch::Tensor in4, torch::Tensor in5, torch::Tensor in6, torch::Tensor in7) {
   const char *fn = "main";
   coda_check(fn, "argument 0", in0, at::kBFloat16, {32, 4096}, in0.device());
   coda_check(fn, "argument 1", in1, at::kBFloat16, {4096}, in0.device());
   coda_check(fn, "argument 2", in2, at::kBFloat16, {6144, 4096}, in0.device());
   coda_check(fn, "argument 3", in3, at::kBFloat16, {32, 128}, in0.device());
   coda_check(fn, "argument 4", in4, at::kBFloat16, {32, 128}, in0.device());
+  coda_check(fn, "argument 5", in5, at::kBFloat16, {32, 8192, 8, 128}, in0.device());
+  coda_check(fn, "argument 6", in6, at::kBFloat16, {32, 8192, 8, 128}, in0.device());
+  coda_check(fn, "argument 7", in7, at::kLong, {1}, in0.device());
   const at::cuda::CUDAGuard guard(in0.device());
   auto options = at::TensorOptions().device(in0.device());
-  auto out0 = torch::empty({32, 4096}, options.dtype(at::kBFloat16));
-  auto out1 = torch::empty({32, 1024}, options.dtype(at::kBFloat16));
-  auto out2 = torch::empty({32, 1024}, options.dtype(at::kBFloat16));
+  auto out0 = in5; // updated in place
+  auto out1 = in6; // updated in place
+  auto out2 = torch::empty({32, 4096}, options.dtype(at::kBFloat16));
   auto workspace = torch::empty({static_cast<int64_t>(main_run_workspace_size())}, options.dtype(at::kByte));
-  int status = main_run(in0.data_ptr(), in1.data_ptr(), in2.data_ptr(), in3.data_ptr(), in4.data_ptr(), out0.data_ptr(), out1.data_ptr(), out2.data_ptr(), workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
+  int status = main_run(in0.data_ptr(), in1.data_ptr(), in2.data_ptr(), in3.data_ptr(), in4.data_ptr(), in5.data_ptr(), in6.data_ptr(), in7.data_ptr(), out0.data_ptr(), out1.data_ptr(), out2.data_ptr(), workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
   TORCH_CHECK(status == CODA_OK, fn, ": ", coda_status_string(status));
   return {out0, out1, out2};
 }
 
-static torch::Tensor coda_torch_fn_main_prepare(torch::Tensor in0, torch::Tensor in1, torch::Tensor in2, torch::Tensor in3, torch::Tensor in4) {
+static torch::Tensor coda_torch_fn_main_prepare(torch::Tensor in0, torch::Tensor in1, torch::Tensor in2, torch::Tensor in3, torch::Tensor in4, torch::Tensor in5, torch::Tensor in6, torch::Tensor in7) {
   const char *fn = "main_prepare";
   coda_check(fn, "argument 0", in0, at::kBFloat16, {32, 4096}, in0.device());
   coda_check(fn, "argument 1", in1, at::kBFloat16, {4096}, in0.device());
   coda_check(fn, "argument 2", in2, at::kBFloat16, {6144, 4096}, in0.device());
   coda_check(fn, "argument 3", in3, at::kBFloat16, {32, 128}, in0.device());
   coda_check(fn, "argument 4", in4, at::kBFloat16, {32, 128}, in0.device());
+  coda_check(fn, "argument 5", in5, at::kBFloat16, {32, 8192, 8, 128}, in0.device());
+  coda_check(fn, "argument 6", in6, at::kBFloat16, {32, 8192, 8, 128}, in0.device());
+  coda_check(fn, "argument 7", in7, at::kLong, {1}, in0.device());
   const at::cuda::CUDAGuard guard(in0.device());
   auto options = at::TensorOptions().device(in0.device());
   auto out0 = torch::empty({6144, 4096}, options.dtype(at::kBFloat16));
   auto workspace = torch::empty({static_cast<int64_t>(main_prepare_workspace_size())}, options.dtype(at::kByte));
-  int status = main_prepare(in0.data_ptr(), in1.data_ptr(), in2.data_ptr(), in3.data_ptr(), in4.data_ptr(), out0.data_ptr(), workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
+  int status = main_prepare(in0.data_ptr(), in1.data_ptr(), in2.data_ptr(), in3.data_ptr(), in4.data_ptr(), in5.data_ptr(), in6.data_ptr(), in7.data_ptr(), out0.data_ptr(), workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
   TORCH_CHECK(status == CODA_OK, fn, ": ", coda_status_string(status));
   return out0;
 }
 
-static std::vector<torch::Tensor> coda_torch_fn_main_prepared(torch::Tensor in0, torch::Tensor in1, torch::Tensor in2, torch::Tensor in3, torch::Tensor in4, torch::Tensor in5) {
+static std::vector<torch::Tensor> coda_torch_fn_main_prepared(torch::Tensor in0, torch::Tensor in1, torch::Tensor in2, torch::Tensor in3, torch::Tensor in4, torch::Tensor in5, torch::Tensor in6, torch::Tensor in7, torch::Tensor in8) {
   const char *fn = "main_prepared";
   coda_check(fn, "argument 0", in0, at::kBFloat16, {32, 4096}, in0.device());
   coda_check(fn, "argument 1", in1, at::kBFloat16, {4096}, in0.device());
   coda_check(fn, "argument 2", in2, at::kBFloat16, {6144, 4096}, in0.device());
   coda_check(fn, "argument 3", in3, at::kBFloat16, {32, 128}, in0.device());
   coda_check(fn, "argument 4", in4, at::kBFloat16, {32, 128}, in0.device());
-  coda_check(fn, "argument 5", in5, at::kBFloat16, {6144, 4096}, in0.device());
+  coda_check(fn, "argument 5", in5, at::kBFloat16, {32, 8192, 8, 128}, in0.device());
+  coda_check(fn, "argument 6", in6, at::kBFloat16, {32, 8192, 8, 128}, in0.device());
+  coda_check(fn, "argument 7", in7, at::kLong, {1}, in0.device());
+  coda_check(fn, "argument 8", in8, at::kBFloat16, {6144, 4096}, in0.device());
   const at::cuda::CUDAGuard guard(in0.device());
   auto options = at::TensorOptions().device(in0.device());
-  auto out0 = torch::empty({32, 4096}, options.dtype(at::kBFloat16));
-  auto out1 = torch::empty({32, 1024}, options.dtype(at::kBFloat16));
-  auto out2 = torch::empty({32, 1024}, options.dtype(at::kBFloat16));
+  auto out0 = in5; // updated in place
+  auto out1 = in6; // updated in place
+  auto out2 = torch::empty({32, 4096}, options.dtype(at::kBFloat16));
   auto workspace = torch::empty({static_cast<int64_t>(main_run_prepared_workspace_size())}, options.dtype(at::kByte));
-  int status = main_run_prepared(in0.data_ptr(), in1.data_ptr(), in2.data_ptr(), in3.data_ptr(), in4.data_ptr(), in5.data_ptr(), out0.data_ptr(), out1.data_ptr(), out2.data_ptr(), workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
+  int status = main_run_prepared(in0.data_ptr(), in1.data_ptr(), in2.data_ptr(), in3.data_ptr(), in4.data_ptr(), in5.data_ptr(), in6.data_ptr(), in7.data_ptr(), in8.data_ptr(), out0.data_ptr(), out1.data_ptr(), out2.data_ptr(), workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
   TORCH_CHECK(status == CODA_OK, fn, ": ", coda_status_string(status));
   return {out0, out1, out2};
 }
