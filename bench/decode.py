@@ -16,9 +16,7 @@ A third table times a whole Llama-3-8B decode step at B 1 and 32 over an 8k cach
 `pre` (RMSNorm, QKV, RoPE, and the new K and V written into the caches [B, L, Hkv, d] at the
 cache position with index_copy_) and `post` (o-projection + residual, RMSNorm, SwiGLU,
 residual), the programs of bench/programs/block/llama3-8b-decode-b<B>/ fused by coda-opt,
-around its decode attention, the caches read and written in place. `pre`'s kernel appends K and
-V from its epilogue; coda_append_kernels_us is the same step with `pre` emitted with
---cuda-without=epilogue-appends (append kernels after the QKV kernel). The contenders run the
+around its decode attention, the caches read and written in place. The contenders run the
 same step in PyTorch (index_copy_ into the caches, SDPA with enable_gqa) eagerly and under
 torch.compile.
 
@@ -26,8 +24,8 @@ Writes bench/results/decode-<gpu>.json and, with matplotlib, a chart beside it
 (decode-<gpu>.png: each case's share of the copy bandwidth, coda against the contenders);
 `--chart JSON` draws the chart of a results file again. The JSON: {"device", "copy_gbps", "cases": {NAME: {coda_us,
 sdpa_us, flex_us, compile_us, coda_gbps, fraction_of_copy, max_rel_err}}, "append": {L: {coda_us,
-cat_us, index_copy_us}}, "step": {NAME: {coda_us, coda_append_kernels_us, eager_us, compile_us,
-max_rel_err, eager_max_rel_err}}} (errors of the step against the fp32 step).
+cat_us, index_copy_us}}, "step": {NAME: {coda_us, eager_us, compile_us, max_rel_err,
+eager_max_rel_err}}} (errors of the step against the fp32 step).
 
 Usage: decode.py --emit DIR [--build DIR]      (where LLVM is: write the .cu files)
        decode.py --emitted DIR [--only A,B] [--parts attention,append,step]
@@ -134,14 +132,13 @@ def main():
         decode.emit(programs, args.emit, args.build)
         opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
         for b in STEP_BATCHES:
-            for half, source, flags in (("pre", "pre", []), ("post", "post", []),
-                                        ("pre_kernels", "pre", ["--cuda-without=epilogue-appends"])):
+            for half in ("pre", "post"):
                 program = os.path.join(os.path.dirname(__file__), "programs", "block",
-                                       f"llama3-8b-decode-b{b}", f"{source}.mlir")
+                                       f"llama3-8b-decode-b{b}", f"{half}.mlir")
                 fused = subprocess.run([opt, "--coda-fuse", program], check=True,
                                        capture_output=True, text=True).stdout
                 subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding",
-                                f"--tuning-db={args.tuning_db}", *flags, "-o",
+                                f"--tuning-db={args.tuning_db}", "-o",
                                 os.path.join(args.emit, f"step_{half}_b{b}.cu")],
                                input=fused, text=True, check=True)
         return 0
@@ -164,7 +161,7 @@ def main():
     names = names if "attention" in parts else []
     appends = appends if "append" in parts else []
     steps = [f"step_{part}_b{b}" for b in STEP_BATCHES
-             for part in ("pre", "pre_kernels", "post", "attention")] if "step" in parts else []
+             for part in ("pre", "post", "attention")] if "step" in parts else []
     every = names + appends + steps
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(every)) as pool:
         modules = dict(zip(every, pool.map(
@@ -273,13 +270,12 @@ def main():
         at = torch.tensor([STEP_LENGTH - 1], device="cuda")
         attn = torch.empty(b, hq * hd, device="cuda", dtype=torch.bfloat16)
         pre_args = [x, g1, w_qkv, cos, sin, k_cache, v_cache, at]
-        pres = {variant: extension.prepared_call(modules[f"step_{variant}_b{b}"], pre_args)
-                for variant in ("pre", "pre_kernels")}
+        pre = extension.prepared_call(modules[f"step_pre_b{b}"], pre_args)
         post = extension.prepared_call(modules[f"step_post_b{b}"], [attn, x, w_o, g2, w_gu, w_down])
         attend = modules[f"step_attention_b{b}"]
 
-        def coda_step(kc, vc, variant="pre"):
-            kc, vc, q = pres[variant](x, g1, w_qkv, cos, sin, kc, vc, at)
+        def coda_step(kc, vc):
+            kc, vc, q = pre(x, g1, w_qkv, cos, sin, kc, vc, at)
             o = attend.main(q.view(b, 1, hq, hd), kc, vc, lens)
             return post(o.view(b, hq * hd), x, w_o, g2, w_gu, w_down)
 
@@ -301,18 +297,14 @@ def main():
         compiled = torch.compile(torch_step)
         torch_caches = [t.clone() for t in (k_cache, v_cache)]
         fns = {"coda": lambda: coda_step(*caches),
-               "coda_append_kernels": lambda: coda_step(*caches, variant="pre_kernels"),
                "eager": lambda: torch_step(*torch_caches, *weights),
                "compile": lambda: compiled(*torch_caches, *weights)}
         times = time_interleaved(fns, args.reps)
         us = {n: times[n + "_queued"] * 1e3 for n in fns}
-        step[f"b{b}_l{STEP_LENGTH}"] = {"coda_us": us["coda"],
-                                        "coda_append_kernels_us": us["coda_append_kernels"],
-                                        "eager_us": us["eager"],
+        step[f"b{b}_l{STEP_LENGTH}"] = {"coda_us": us["coda"], "eager_us": us["eager"],
                                         "compile_us": us["compile"], "max_rel_err": err,
                                         "eager_max_rel_err": eager_err}
-        print(f"step b{b}_l{STEP_LENGTH}  coda {us['coda']:7.1f} us  (append kernels "
-              f"{us['coda_append_kernels']:7.1f} us)  eager {us['eager']:7.1f} us  "
+        print(f"step b{b}_l{STEP_LENGTH}  coda {us['coda']:7.1f} us  eager {us['eager']:7.1f} us  "
               f"compile {us['compile']:7.1f} us ({us['compile'] / us['coda']:.2f}x)  rel err "
               f"{err:.1e} (bf16 PyTorch {eager_err:.1e})", flush=True)
         del caches, torch_caches, k_cache, v_cache

@@ -30,7 +30,6 @@
 #define CODA_RUNTIME_DECODE_CUH
 
 #include "coda/Runtime/Attention.cuh"
-#include "coda/Runtime/Cache.cuh"
 
 namespace coda::rt::attention::decode {
 
@@ -453,10 +452,19 @@ __global__ void appendKernel(const T *__restrict__ rows, T *__restrict__ cache,
     t = rest / H % Sn;
     b = rest / H / Sn;
   }
-  const long long at = cache::rowOffset<HeadMajor>(
-      b, h, static_cast<long long>(pos[b * posStride]) + t, H, C, D, table, page);
-  if (at < 0)
+  long long p = static_cast<long long>(pos[b * posStride]) + t;
+  if (p < 0 || p >= C)
     return;
+  // The sequence's own rows, or the page holding row p.
+  long long block = b;
+  int span = C;
+  if (table) {
+    block = table[static_cast<long long>(b) * (C / page) + p / page];
+    p %= page;
+    span = page;
+  }
+  const long long at =
+      HeadMajor ? ((block * H + h) * span + p) * D : ((block * span + p) * H + h) * D;
   reinterpret_cast<Chunk *>(cache + at)[c] = reinterpret_cast<const Chunk *>(rows)[e];
 }
 

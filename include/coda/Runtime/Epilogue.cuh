@@ -16,8 +16,6 @@
 //   GlobalStore<T, C>   a second output written at each element's coordinates: as is, one value
 //                       per column pair (pairwise contract: [M, N/2]), or two values per element
 //                       (pairwise expand: [M, 2N]).
-//   CacheStore<T, Pos, H, P>  a result's K or V columns also written into a KV cache at each
-//                       sequence's position (a fused coda.append).
 //   HalvesStore<S, E, T, P>  a pairwise(rotate, halves P) result written into its heads' halves
 //                       by TMA stores, from a shared-memory subtile staged half by half.
 //   ContractStore<S, E, T>  a pairwise(contract) result ([M, N/2]) written by TMA stores, from a
@@ -34,7 +32,6 @@
 #ifndef CODA_RUNTIME_EPILOGUE_CUH
 #define CODA_RUNTIME_EPILOGUE_CUH
 
-#include "coda/Runtime/Cache.cuh"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
 #include "cutlass/epilogue/fusion/sm90_visitor_load_tma_warpspecialized.hpp"
 #include "cutlass/epilogue/fusion/sm90_visitor_tma_warpspecialized.hpp"
@@ -316,65 +313,6 @@ struct GlobalStore
     : CoordNode<GlobalStoreCallbacks<Element, C>::template type, GlobalStoreArguments<Element>> {
   using CoordNode<GlobalStoreCallbacks<Element, C>::template type,
                   GlobalStoreArguments<Element>>::CoordNode;
-};
-
-/// Where a CacheStore writes: the cache (null: the kernel runs without the store, as its own
-/// PyTorch function does), the sequences' positions and the rows each sequence adds, the
-/// page table (null: contiguous) and the cache's shape. The stored result's columns
-/// [column, column + H·D) are the new rows' H heads.
-template <class Element, class Pos> struct CacheStoreArguments {
-  Element *cache = nullptr;
-  const Pos *pos = nullptr;
-  int posStride = 1; // 0: every sequence appends at pos[0]
-  const int *table = nullptr;
-  int page = 0, column = 0, H = 0, D = 0, Sn = 1, C = 0;
-};
-/// Writes a result's K or V columns into a KV cache as the epilogue stores them (coda.append
-/// of those columns, fused): output row i is new row t = i mod Sn of sequence b = i / Sn,
-/// written at row pos[b] + t (coda/Runtime/Cache.cuh). With Halves = P the result is a
-/// pairwise(rotate, halves P) one: accumulator column 2q + s of a head is output column
-/// s·P/2 + q of it. The values pass on unchanged.
-template <class Element, class Pos, bool HeadMajor, int Halves> struct CacheStoreCallbacks {
-  template <class Coords> struct type : EmptyConsumerStoreCallbacks {
-    CUTLASS_DEVICE type(Coords coords, CacheStoreArguments<Element, Pos> const &params)
-        : coords(coords), params(params) {}
-    Coords coords;
-    CacheStoreArguments<Element, Pos> const &params;
-
-    template <class ElementAcc, class ElementInput, int F>
-    CUTLASS_DEVICE Array<float, F> visit(Array<ElementAcc, F> const &, int epi_v, int epi_m,
-                                         int epi_n, Array<ElementInput, F> const &input) {
-      Array<float, F> v = cutlass::NumericArrayConverter<float, ElementInput, F>{}(input);
-      if (!params.cache)
-        return v;
-      Array<int, F> rows, cols;
-      coords.get(epi_v, epi_m, epi_n, rows, cols);
-      CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < F; ++i) {
-        int column = cols[i];
-        if constexpr (Halves > 0) {
-          const int pair = column / 2, head = pair / (Halves / 2);
-          column = head * Halves + column % 2 * (Halves / 2) + pair % (Halves / 2);
-        }
-        column -= params.column;
-        if (rows[i] >= coords.M || column < 0 || column >= params.H * params.D)
-          continue;
-        const int b = rows[i] / params.Sn, t = rows[i] % params.Sn;
-        const long long at = cache::rowOffset<HeadMajor>(
-            b, column / params.D, static_cast<long long>(params.pos[b * params.posStride]) + t,
-            params.H, params.C, params.D, params.table, params.page);
-        if (at >= 0)
-          params.cache[at + column % params.D] = Element(v[i]);
-      }
-      return v;
-    }
-  };
-};
-template <class Element, class Pos, bool HeadMajor, int Halves>
-struct CacheStore : CoordNode<CacheStoreCallbacks<Element, Pos, HeadMajor, Halves>::template type,
-                              CacheStoreArguments<Element, Pos>> {
-  using CoordNode<CacheStoreCallbacks<Element, Pos, HeadMajor, Halves>::template type,
-                  CacheStoreArguments<Element, Pos>>::CoordNode;
 };
 
 /// Where a pairwise(rotate, halves P) result goes. The accumulator holds each head's rotated

@@ -154,10 +154,6 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
            : result.sink == Sink::Store  ? " (direct store)"
                                          : " (tile partials)");
   }
-  SmallVector<AppendOp> appends = appendsInEpilogue(op);
-  for (AppendOp append : appends)
-    os << "; columns " << epilogueAppendOf(append)->column << "+ of #"
-       << epilogueAppendOf(append)->result << " appended to a KV cache";
   os << ".\n" << configComments;
   // Unsplit kernels read the rows of a reduction computed just before them as they come.
   bool awaits = op->hasAttr(kAwaitsRowsAttr);
@@ -282,16 +278,6 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
     sinkNode[r] = nodes.size() - 1;
     edges.push_back("cute::seq<" + in + ">");
   }
-  // K or V columns appended to a cache as they are stored (a coda.append in the epilogue).
-  for (AppendOp append : appends) {
-    const ResultPlan &result = plan.results[epilogueAppendOf(append)->result];
-    std::optional<uint64_t> halves = op.getHalves();
-    nodes.push_back("coda::rt::CacheStore<" + result.element + ", " +
-                    *bufferElement(append.getPos().getType().getElementType()) + ", " +
-                    (append.isHeadMajor() ? "true" : "false") + ", " +
-                    std::to_string(halves ? *halves : 0) + ">");
-    edges.push_back("cute::seq<" + std::to_string(plan.streamNode(result.values[0])) + ">");
-  }
   // The root passes the D stream (or any stream, when no result goes through D) to the collective.
   std::string rootEdges = std::to_string(
       plan.streamNode(plan.dResult >= 0 ? plan.results[plan.dResult].values[0] : 0));
@@ -364,10 +350,6 @@ SmallVector<std::string> CudaEmitter::launcherParams(GemmOp op) {
     params.push_back("const void *" + input);
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
     params.push_back("void *result" + std::to_string(r));
-  // Each cache its epilogue appends to (null: not appended), its positions and page table.
-  for (unsigned i = 0, e = appendsInEpilogue(op).size(); i < e; ++i)
-    params.append({"void *cache" + std::to_string(i), "const void *pos" + std::to_string(i),
-                   "const int *table" + std::to_string(i)});
   params.append({"int m", "int n", "int k", "long long lda", "long long ldb", "long long ldd",
                  "void *workspace", "cudaStream_t stream"});
   return params;
@@ -590,19 +572,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       nodeArgs.push_back("{partials + offsets[" + std::to_string(reductionIndex++) + "], " +
                          identity + "}");
     }
-  }
-  for (auto [i, append] : llvm::enumerate(appendsInEpilogue(op))) {
-    RankedTensorType cache = append.getCache().getType();
-    std::string element = plan.results[epilogueAppendOf(append)->result].element;
-    std::string pos = *bufferElement(append.getPos().getType().getElementType());
-    nodeArgs.push_back(llvm::formatv("{{static_cast<{0} *>(cache{1}), static_cast<const {2} *>(pos{1}), "
-                                     "{3}, table{1}, {4}, {5}, {6}, {7}, {8}, {9}}",
-                                     element, i, pos, append.hasSharedPosition() ? 0 : 1,
-                                     append.getPages() ? cache.getDimSize(append.getSeqDim()) : 0,
-                                     epilogueAppendOf(append)->column,
-                                     cache.getDimSize(append.getHeadDim()), cache.getDimSize(3),
-                                     append.getNumNewRows(), append.getCapacity())
-                           .str());
   }
   nodeArgs.push_back("{}");
   assert(nodeArgs.size() == numNodes && "one argument per DAG node");

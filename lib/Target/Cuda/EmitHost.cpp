@@ -156,14 +156,6 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
     }
     launch(kernel, elements / width, src + ", " + dst);
   };
-  // An append works in place when the caller passes the cache's buffer as the result too;
-  // given another buffer, it copies the cache there first.
-  auto copyCache = [&](AppendOp append) {
-    std::string dst = ptr(append.getResult()), src = ptr(append.getCache());
-    bos << "  if (static_cast<const void *>(" << dst << ") != static_cast<const void *>(" << src
-        << "))\n    cudaMemcpyAsync(" << dst << ", " << src << ", "
-        << numBytes(append.getCache().getType()) << ", cudaMemcpyDeviceToDevice, stream);\n";
-  };
   // The ops in launch order (--coda-schedule-launches put them so).
   for (Operation &op : block.without_terminator()) {
     if (isa<arith::ConstantOp>(op))
@@ -193,9 +185,6 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
       auto rows = handover.find(gemm);
       bool handed = rows != handover.end();
       bos << "  // coda.gemm " << name << ".\n";
-      // The caches its epilogue appends to: copied first where the caller gave another buffer.
-      for (AppendOp append : appendsInEpilogue(gemm))
-        copyCache(append);
       bos << "  if (int s = " << name << (handed ? "_launch(" : "(") << ptr(gemm.getA()) << ", "
           << ptr(gemm.getB());
       for (Value x : gemm.getExtras())
@@ -204,9 +193,6 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         bos << ", " << ptr(x);
       for (Value r : gemm->getResults())
         bos << ", " << ptr(r);
-      for (AppendOp append : appendsInEpilogue(gemm))
-        bos << ", " << ptr(append.getResult()) << ", " << ptr(append.getPos()) << ", "
-            << (append.getPages() ? ptr(append.getPages()) : std::string("nullptr"));
       bos << ", " << m << ", " << n << ", " << k << ", " << (gemm.getTransposeA() ? m : k) << ", "
           << (gemm.getTransposeB() ? k : n) << ", " << n << ", scratch, stream";
       if (handed) {
@@ -248,14 +234,12 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
                   ? "reinterpret_cast<const unsigned *>(" + ptr(attention.getBits()) + ")"
                   : std::string("nullptr"))
           << ", stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";
-    } else if (auto append = dyn_cast<AppendOp>(op); append && append->hasAttr(kInEpilogueAttr)) {
-      bos << "  // coda.append: written by the epilogue of "
-          << kernelName(epilogueAppendOf(append)->gemm) << ".\n";
     } else if (auto append = dyn_cast<AppendOp>(op)) {
+      // In place when the caller passes the cache's buffer as the result too.
       RankedTensorType cacheType = append.getCache().getType();
       std::string element = *bufferElement(cacheType.getElementType());
       std::string pos = *bufferElement(cast<RankedTensorType>(append.getPos().getType()).getElementType());
-      std::string dst = ptr(append.getResult());
+      std::string dst = ptr(append.getResult()), src = ptr(append.getCache());
       int64_t d = cacheType.getDimSize(3), width = 16 / (storageBits(cacheType.getElementType()) / 8);
       if (d % width != 0)
         width = 1;
@@ -264,7 +248,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         requireAligned(dst);
       }
       bos << "  // coda.append: " << append.getNumNewRows() << " new row(s) per sequence and head at pos[b].\n";
-      copyCache(append);
+      bos << "  if (static_cast<const void *>(" << dst << ") != static_cast<const void *>(" << src
+          << "))\n    cudaMemcpyAsync(" << dst << ", " << src << ", " << numBytes(cacheType)
+          << ", cudaMemcpyDeviceToDevice, stream);\n";
       bos << "  if (coda::rt::attention::decode::append<" << element << ", " << pos << ", " << width
           << ", " << (append.isHeadMajor() ? "true" : "false") << ">(" << ptr(append.getNewRows())
           << ", " << dst << ", " << ptr(append.getPos()) << ", "

@@ -145,9 +145,6 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
   os << "  int status = " << name << "(";
   for (const std::string &tensor : llvm::concat<const std::string>(inputs, outs))
     os << tensor << ".data_ptr(), ";
-  // The kernel alone: no cache to append to.
-  for (unsigned i = 0, e = appendsInEpilogue(op).size(); i < e; ++i)
-    os << "nullptr, nullptr, nullptr, ";
   os << "m, n, k, a.stride(0), b.stride(0), " << nOut
      << ", workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
   emitTorchReturn(outs);

@@ -332,66 +332,11 @@ bool cuda::readInPlace(tensor::ExtractSliceOp slice) {
     auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
     return expand && !expand->use_empty() &&
            llvm::all_of(expand->getUses(), [&](OpOperand &use) {
-             if (auto append = dyn_cast<AppendOp>(use.getOwner()))
-               return append->hasAttr(kInEpilogueAttr) &&
-                      use.get() == append.getNewRows();
              auto attention = dyn_cast<AttentionOp>(use.getOwner());
              return attention && use.getOperandNumber() < 3 &&
                     attentionSliceOf(attention, use.get()) == slice;
            });
   });
-}
-
-std::optional<EpilogueAppend> cuda::epilogueAppendOf(AppendOp append) {
-  auto expand = append.getNewRows().getDefiningOp<tensor::ExpandShapeOp>();
-  auto slice = expand ? expand.getSrc().getDefiningOp<tensor::ExtractSliceOp>()
-                      : tensor::ExtractSliceOp();
-  auto stored = slice ? dyn_cast<OpResult>(slice.getSource()) : OpResult();
-  auto gemm = stored ? dyn_cast<GemmOp>(stored.getOwner()) : GemmOp();
-  if (!gemm || gemm.isBatched() || !gemm.getMode(stored.getResultNumber()).isStore())
-    return std::nullopt;
-  if (std::optional<PairwiseMode> pairwise = gemm.getPairwise();
-      pairwise && *pairwise != PairwiseMode::Rotate)
-    return std::nullopt;
-  // A block of whole rows' columns, the new rows in row-major order.
-  int64_t m = gemm.getM();
-  ArrayRef<int64_t> offsets = slice.getStaticOffsets(), sizes = slice.getStaticSizes(),
-                    strides = slice.getStaticStrides();
-  if (slice.getSourceType().getRank() != 2 || offsets[0] != 0 || sizes[0] != m ||
-      ShapedType::isDynamic(offsets[1]) || ShapedType::isDynamic(sizes[1]) ||
-      strides[0] != 1 || strides[1] != 1)
-    return std::nullopt;
-  ArrayRef<int64_t> rows = append.getNewRows().getType().getShape();
-  bool tokenMajor = !append.isHeadMajor();
-  if (tokenMajor ? rows[0] * rows[1] != m : rows[2] != 1 || rows[0] != m)
-    return std::nullopt;
-  // The cache is the append's alone, and positions and pages are there when the kernel runs.
-  auto ready = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    return !def || (def->getBlock() == gemm->getBlock() && def->isBeforeInBlock(gemm));
-  };
-  if (!append.getCache().hasOneUse() || !ready(append.getPos()) ||
-      (append.getPages() && !ready(append.getPages())))
-    return std::nullopt;
-  Type element = append.getCache().getType().getElementType();
-  if (!element.isBF16() && !element.isF16())
-    return std::nullopt;
-  return EpilogueAppend{gemm, stored.getResultNumber(), offsets[1]};
-}
-
-SmallVector<AppendOp> cuda::appendsInEpilogue(GemmOp gemm) {
-  SmallVector<AppendOp> appends;
-  for (Value result : gemm->getResults())
-    for (Operation *slice : result.getUsers())
-      for (Operation *expand : slice->getUsers())
-        for (Operation *user : expand->getUsers())
-          if (auto append = dyn_cast<AppendOp>(user);
-              append && isa<tensor::ExtractSliceOp>(slice) &&
-              isa<tensor::ExpandShapeOp>(expand) && append.getNewRows() == expand->getResult(0) &&
-              append->hasAttr(kInEpilogueAttr) && !llvm::is_contained(appends, append))
-            appends.push_back(append);
-  llvm::sort(appends, [](AppendOp a, AppendOp b) { return a->isBeforeInBlock(b); });
-  return appends;
 }
 
 bool cuda::attentionRowWise(AttentionOp op, const GpuTarget &gpu) {

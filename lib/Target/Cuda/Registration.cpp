@@ -39,8 +39,7 @@ void mlir::coda::registerToCudaTranslation() {
           "stored by each thread (any even N) instead of by TMA (N a multiple of 16). "
           "tma-tables: RoPE's tables are loaded by each thread instead of through TMA. "
           "overlap-rows: a norm's row statistics run before the kernel that reads them instead "
-          "of beside it. epilogue-appends: a decode step's K and V rows are appended to their "
-          "caches by an append kernel instead of by the QKV kernel's epilogue. whole-waves: persistent kernels take one CTA per SM instead of whole "
+          "of beside it. whole-waves: persistent kernels take one CTA per SM instead of whole "
           "waves of tiles. direct-launch: CUTLASS kernels are launched by its "
           "GemmUniversalAdapter instead of coda's host path"),
       llvm::cl::value_desc("path,..."), llvm::cl::CommaSeparated);
@@ -64,12 +63,12 @@ void mlir::coda::registerToCudaTranslation() {
             continue;
           }
           if (!llvm::is_contained({"tma-halves", "tma-contract", "tma-tables", "overlap-rows",
-                                   "epilogue-appends", "whole-waves"},
+                                   "whole-waves"},
                                   path))
             return LogicalResult(emitError(op->getLoc(), "--cuda-without: unknown path '")
                                  << path
                                  << "'; expected tma-halves, tma-contract, tma-tables, "
-                                    "overlap-rows, epilogue-appends, whole-waves or direct-launch");
+                                    "overlap-rows, whole-waves or direct-launch");
           options.without.push_back(path);
         }
         return translateToCuda(op, os, options);

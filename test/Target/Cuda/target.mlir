@@ -14,4 +14,4 @@
 // The A/B alternatives of the default paths are named by one option; an unknown name is an
 // error that lists the known ones.
 // RUN: not coda-translate --coda-to-cuda --cuda-without=tma-halves,bogus %coda_src/examples/cuda/bias_gelu.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=WITHOUT
-// WITHOUT: error: --cuda-without: unknown path 'bogus'; expected tma-halves, tma-contract, tma-tables, overlap-rows, epilogue-appends, whole-waves or direct-launch
+// WITHOUT: error: --cuda-without: unknown path 'bogus'; expected tma-halves, tma-contract, tma-tables, overlap-rows, whole-waves or direct-launch

@@ -43,10 +43,6 @@ constexpr StringLiteral kWorkspaceBytesAttr = "coda.workspace_bytes";
 /// otherwise).
 constexpr StringLiteral kRowWiseAttr = "coda.row_wise";
 
-/// On a coda.append whose new rows the coda.gemm computing them writes into the cache from its
-/// epilogue (unit): the append launches nothing of its own.
-constexpr StringLiteral kInEpilogueAttr = "coda.in_epilogue";
-
 /// The value a launcher writes straight into the caller's result buffer for `returned` (an
 /// operand of func.return): one returned once and made by a kernel, a generic, a call or a
 /// slice copy, through reshapes of a value used only by them (the same bytes); else null.
@@ -128,23 +124,7 @@ bool attentionRowWise(AttentionOp op, const GpuTarget &gpu);
 tensor::ExtractSliceOp attentionSliceOf(AttentionOp op, Value heads);
 /// The distance in elements between consecutive tokens (rows of one head) of `heads`.
 int64_t attentionRowStride(AttentionOp op, Value heads);
-/// Where a coda.gemm can write an append's new rows from its epilogue: result #result,
-/// columns [column, column + H·d).
-struct EpilogueAppend {
-  GemmOp gemm;
-  unsigned result;
-  int64_t column;
-};
-/// The kernel that can store `append`'s rows as its epilogue stores them: the rows are a column
-/// block of a stored result of an unbatched coda.gemm (not pairwise, or pairwise rotate),
-/// expanded to [B, Sn, H, d] (bshd) or [B, H, 1, d] (bhsd) with one GEMM row per new row;
-/// the cache is read by the append alone, so that writing it early changes nothing; positions
-/// and page table exist before the kernel runs. Else none.
-std::optional<EpilogueAppend> epilogueAppendOf(AppendOp append);
-/// The appends marked coda.in_epilogue whose rows `gemm` computes, in block order.
-SmallVector<AppendOp> appendsInEpilogue(GemmOp gemm);
-/// Whether every reader of `slice` reads it in place (an attention through its row stride, an
-/// append in its kernel's epilogue): it is never copied.
+/// Whether every reader of `slice` is an attention that reads it in place: it is never copied.
 bool readInPlace(tensor::ExtractSliceOp slice);
 /// A warp reduction reads each init once, when it folds its result in: an init filled with a
 /// constant is that constant (the fill, else null).

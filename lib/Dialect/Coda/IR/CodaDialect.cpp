@@ -81,11 +81,6 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return op->emitError() << "'coda.row_wise' is a unit attribute on a coda.attention";
     return success();
   }
-  if (name == "coda.in_epilogue") {
-    if (!isa<UnitAttr>(attr.getValue()) || !isa<AppendOp>(op))
-      return op->emitError() << "'coda.in_epilogue' is a unit attribute on a coda.append";
-    return success();
-  }
   if (name == "coda.prepares") {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'coda.prepares' is a unit attribute";

@@ -10,12 +10,10 @@ using namespace mlir::coda;
 void mlir::coda::buildCodaPlanCudaPipeline(OpPassManager &pm,
                                            const CodaPlanCudaOptions &options) {
   SmallVector<std::string> without;
-  bool overlapRows = true, epilogueAppends = true;
+  bool overlapRows = true;
   for (const std::string &path : options.without) {
     if (path == "overlap-rows")
       overlapRows = false;
-    else if (path == "epilogue-appends")
-      epilogueAppends = false;
     else
       without.push_back(path);
   }
@@ -27,8 +25,6 @@ void mlir::coda::buildCodaPlanCudaPipeline(OpPassManager &pm,
   configs.tuningDb = options.tuningDb;
   configs.without = without;
   pm.addPass(createCodaPlanKernelConfigs(configs));
-  if (epilogueAppends)
-    pm.addNestedPass<func::FuncOp>(createCodaPlanEpilogueAppends());
   pm.addNestedPass<func::FuncOp>(createCodaScheduleLaunches());
   pm.addNestedPass<func::FuncOp>(createCodaPlanWorkspace());
 }
@@ -37,7 +33,6 @@ void mlir::coda::registerCodaPlanCudaPipeline() {
   PassPipelineRegistration<CodaPlanCudaOptions>(
       "coda-plan-cuda",
       "Plan the CUDA back end's kernels: row hand-offs, kernel configurations and sinks, "
-      "appends stored by epilogues, "
       "kernel names and launch order, workspace layout (what coda-translate --coda-to-cuda "
       "prints)",
       buildCodaPlanCudaPipeline);

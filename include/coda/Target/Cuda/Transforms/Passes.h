@@ -33,11 +33,11 @@ struct CodaPlanCudaOptions : public PassPipelineOptions<CodaPlanCudaOptions> {
   PassOptions::ListOption<std::string> without{
       *this, "without",
       llvm::cl::desc("Default paths to leave out, for A/B runs: tma-halves, tma-contract, "
-                     "tma-tables, overlap-rows, epilogue-appends, whole-waves")};
+                     "tma-tables, overlap-rows, whole-waves")};
 };
 
 /// The plan of the CUDA back end, in order: the ops outside kernels as generics, row hand-offs (unless without overlap-rows),
-/// kernel configurations, appends stored by epilogues (unless without epilogue-appends), launch schedule, workspace layout. coda-translate --coda-to-cuda runs it first.
+/// kernel configurations, launch schedule, workspace layout. coda-translate --coda-to-cuda runs it first.
 void buildCodaPlanCudaPipeline(OpPassManager &pm, const CodaPlanCudaOptions &options);
 
 /// Registers --coda-plan-cuda.

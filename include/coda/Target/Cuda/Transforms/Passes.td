@@ -46,28 +46,6 @@ def CodaPlanRowHandoffs : Pass<"coda-plan-row-handoffs", "::mlir::func::FuncOp">
   }];
 }
 
-def CodaPlanEpilogueAppends : Pass<"coda-plan-epilogue-appends", "::mlir::func::FuncOp"> {
-  let summary = "Mark the KV-cache appends whose rows the QKV kernel stores into the cache itself";
-  let description = [{
-    A decode step's `coda.append` of K or V rows that a `coda.gemm` computes (a column block
-    of a stored result: the QKV projection's K or V heads, after RoPE where the kernel
-    rotates them) can be written by that kernel: its epilogue stores those columns into the
-    cache at each sequence's position as it stores the result
-    (`coda::rt::CacheStore`, `coda/Runtime/Epilogue.cuh`), and no append kernel runs. This
-    pass marks such appends `coda.in_epilogue` (`cuda::epilogueAppendOf` says when one
-    qualifies: one GEMM row per new row, the cache read by the append alone, positions and
-    page table ready before the kernel). The column block is then never copied out of the
-    result. The meaning does not change: the append still says what the cache becomes.
-
-    ```mlir
-    %qkv = coda.gemm ... -> (store tensor<4x6144xbf16>) ...
-    %k = tensor.extract_slice %qkv[0, 4096] [4, 1024] [1, 1]
-    %k4 = tensor.expand_shape %k [[0, 1], [2, 3]] output_shape [4, 1, 8, 128] ...
-    %kc = coda.append %k4 into %k_cache at %pos layout <bshd> {coda.in_epilogue} ...
-    ```
-  }];
-}
-
 def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp"> {
   let summary = "Choose each coda.gemm's CUTLASS configuration and how its results are stored, "
                 "and each coda.attention's kernel";

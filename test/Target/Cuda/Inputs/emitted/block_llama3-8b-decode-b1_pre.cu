@@ -110,7 +110,7 @@ template <int F> struct main_k0_v0 {
   }
 };
 
-// main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves); columns 4096+ of #0 appended to a KV cache; columns 5120+ of #0 appended to a KV cache.
+// main_k0: A · Bᵀ, pairwise(rotate); results: #0 store (TMA store into the heads' halves).
 // coda-tuning-key: 1x6144x4096:bf16:nt:rotate-halves128:tiled128-bf16,tiled128-bf16,row-f32:store-bf16:ops30
 // configuration: 128x128x64 cluster 2x1 pingpong raster along_n (analytic model)
 // model inputs: epilogue 2.0 bytes and 30 fp32 ops per element (28 with div.full.f32)
@@ -150,17 +150,13 @@ struct main_k0_kernel {
       cute::seq<>,
       cute::seq<0, 1, 2>,
       cute::seq<3>,
-      cute::seq<3>,
-      cute::seq<3>,
-      cute::seq<3, 4, 5, 6>>,
+      cute::seq<3, 4>>,
       coda::rt::TableLoad<kLoadStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 0
       coda::rt::TableLoad<kLoadStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 1
       coda::rt::AwaitedRows<cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, float, float>>,  // 2
       coda::rt::IndexedCompute<main_k0_v0>,  // 3
       coda::rt::HalvesStore<kStoreStages, EpilogueTile, cutlass::bfloat16_t, 128>,  // 4
-      coda::rt::CacheStore<cutlass::bfloat16_t, long long, false, 128>,  // 5
-      coda::rt::CacheStore<cutlass::bfloat16_t, long long, false, 128>,  // 6
-      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, float, float, cutlass::FloatRoundStyle::round_to_nearest>>>;  // 7
+      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, float, float, cutlass::FloatRoundStyle::round_to_nearest>>>;  // 5
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
@@ -190,7 +186,7 @@ static coda::rt::RowsOverlap main_k0_rows_overlap(int m, int n) {
   return coda::rt::rowsOverlap(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
 }
 
-static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, void *cache0, const void *pos0, const int *table0, void *cache1, const void *pos1, const int *table1, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
+static int main_k0_launch(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream, const unsigned *rowsDone, int sms) {
   using K = main_k0_kernel;
   using G = K::Gemm;
   if (m < 1 || n < 1 || k < 1 || n % 2 != 0 || n % 128 != 0)
@@ -213,7 +209,7 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
   args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::AlongN;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
-  args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {static_cast<const cutlass::bfloat16_t *>(operand1)}, {{static_cast<const float *>(operand2)}, rowsDone}, {}, {static_cast<cutlass::bfloat16_t *>(result0), ldd}, {static_cast<cutlass::bfloat16_t *>(cache0), static_cast<const long long *>(pos0), 1, table0, 0, 4096, 8, 128, 1, 8192}, {static_cast<cutlass::bfloat16_t *>(cache1), static_cast<const long long *>(pos1), 1, table1, 0, 5120, 8, 128, 1, 8192}, {}};
+  args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {static_cast<const cutlass::bfloat16_t *>(operand1)}, {{static_cast<const float *>(operand2)}, rowsDone}, {}, {static_cast<cutlass::bfloat16_t *>(result0), ldd}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -221,8 +217,8 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
 }
 
 // Runs main_k0 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
-extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, void *cache0, const void *pos0, const int *table0, void *cache1, const void *pos1, const int *table1, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
-  return main_k0_launch(a, b, operand0, operand1, operand2, result0, cache0, pos0, table0, cache1, pos1, table1, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
+extern "C" int main_k0(const void *a, const void *b, const void *operand0, const void *operand1, const void *operand2, void *result0, int m, int n, int k, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+  return main_k0_launch(a, b, operand0, operand1, operand2, result0, m, n, k, lda, ldb, ldd, workspace, stream, nullptr, 0);
 }
 
 // Bytes of device memory main_k0 needs as its workspace.
@@ -532,6 +528,15 @@ __global__ void __launch_bounds__(1024) main_g1_published(const __nv_bfloat16 *_
   coda::rt::publishRows(1LL, tileM, early, side, done, [&](long long point, int lane) { main_g1_row(point, lane, p0, p1); });
 }
 
+// main_g6: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g6(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 128LL % 1LL;
+  long long i1 = point / 1LL % 128LL * 8LL;
+  coda::rt::copy8(dst + i0 * 1024LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 5120LL));
+}
+
 // main_g7: tensor.extract_slice, 8 elements per thread.
 __global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -539,6 +544,15 @@ __global__ void main_g7(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__
   long long i0 = point / 512LL % 1LL;
   long long i1 = point / 1LL % 512LL * 8LL;
   coda::rt::copy8(dst + i0 * 4096LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 0LL));
+}
+
+// main_g8: tensor.extract_slice, 8 elements per thread.
+__global__ void main_g8(const __nv_bfloat16 *__restrict__ src, __nv_bfloat16 *__restrict__ dst) {
+  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (point >= 128LL) return;
+  long long i0 = point / 128LL % 1LL;
+  long long i1 = point / 1LL % 128LL * 8LL;
+  coda::rt::copy8(dst + i0 * 1024LL + i1, src + (i0 + 0LL) * 6144LL + (i1 + 4096LL));
 }
 
 // Bytes of device memory main_run needs as its workspace.
@@ -551,14 +565,14 @@ extern "C" size_t main_run_workspace_size() {
   scratch = std::max(scratch, coda_concat_weights_4096x4096_1024x4096_1024x4096_rows_run_workspace_size());
   scratch = std::max(scratch, coda_rope_permute_6144x4096_c0w6144d128_run_workspace_size());
   scratch = std::max(scratch, main_k0_workspace_size(1, 6144, 4096));
-  return 201356288 + scratch;
+  return 201360384 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, void *result0, void *result1, void *result2, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 201356288;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67125248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 83902464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201342976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201343232)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201344000)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)))
+  [[maybe_unused]] void *scratch = ws + 201360384;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 16384)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 67125248)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 83902464)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201342976)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201343232)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201344000)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201356288)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 201358336)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result1)))
     return CODA_MISALIGNED;
   // weight preparation @coda_vector_prep.
   if (int s = coda_vector_prep_run(static_cast<const __nv_bfloat16 *>(arg1), reinterpret_cast<float *>(ws + 0), scratch, stream)) return s;
@@ -591,15 +605,23 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result0)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg5)))
-    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(arg5), 16777216, cudaMemcpyDeviceToDevice, stream);
-  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result1)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg6)))
-    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg6), 16777216, cudaMemcpyDeviceToDevice, stream);
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 151011328), reinterpret_cast<__nv_bfloat16 *>(ws + 201342976), reinterpret_cast<__nv_bfloat16 *>(ws + 201343232), reinterpret_cast<float *>(ws + 201343488), reinterpret_cast<__nv_bfloat16 *>(ws + 201344000), static_cast<__nv_bfloat16 *>(result0), static_cast<const long long *>(arg7), nullptr, static_cast<__nv_bfloat16 *>(result1), static_cast<const long long *>(arg7), nullptr, 1, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 201343744) : nullptr, main_k0_rows.sms)) return s;
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<__nv_bfloat16 *>(ws + 151011328), reinterpret_cast<__nv_bfloat16 *>(ws + 201342976), reinterpret_cast<__nv_bfloat16 *>(ws + 201343232), reinterpret_cast<float *>(ws + 201343488), reinterpret_cast<__nv_bfloat16 *>(ws + 201344000), 1, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 201343744) : nullptr, main_k0_rows.sms)) return s;
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 201344000), reinterpret_cast<__nv_bfloat16 *>(ws + 201356288));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g7<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 201344000), static_cast<__nv_bfloat16 *>(result2));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  // coda.append: written by the epilogue of main_k0.
-  // coda.append: written by the epilogue of main_k0.
+  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 201344000), reinterpret_cast<__nv_bfloat16 *>(ws + 201358336));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.append: 1 new row(s) per sequence and head at pos[b].
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result0)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg5)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(arg5), 16777216, cudaMemcpyDeviceToDevice, stream);
+  if (coda::rt::attention::decode::append<__nv_bfloat16, long long, 8, false>(reinterpret_cast<__nv_bfloat16 *>(ws + 201358336), static_cast<__nv_bfloat16 *>(result0), static_cast<const long long *>(arg7), 1, nullptr, 8192, 1, 8, 1, 8192, 128, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
+  // coda.append: 1 new row(s) per sequence and head at pos[b].
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result1)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg6)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg6), 16777216, cudaMemcpyDeviceToDevice, stream);
+  if (coda::rt::attention::decode::append<__nv_bfloat16, long long, 8, false>(reinterpret_cast<__nv_bfloat16 *>(ws + 201356288), static_cast<__nv_bfloat16 *>(result1), static_cast<const long long *>(arg7), 1, nullptr, 8192, 1, 8, 1, 8192, 128, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
@@ -646,14 +668,14 @@ extern "C" int main_prepare(const void *arg0, const void *arg1, const void *arg2
 extern "C" size_t main_run_prepared_workspace_size() {
   size_t scratch = 0;
   scratch = std::max(scratch, main_k0_workspace_size(1, 6144, 4096));
-  return 13312 + scratch;
+  return 17408 + scratch;
 }
 
 // @main on the device: its ops in order with the weights `main_prepare` made. Returns a coda_status.
 extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, const void *arg6, const void *arg7, const void *prepared0, void *result0, void *result1, void *result2, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 13312;
-  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)))
+  [[maybe_unused]] void *scratch = ws + 17408;
+  if (!coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 256)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 1024)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 13312)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 15360)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result1)))
     return CODA_MISALIGNED;
   main_g5<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg3), static_cast<const __nv_bfloat16 *>(arg4), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 256));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -668,15 +690,23 @@ extern "C" int main_run_prepared(const void *arg0, const void *arg1, const void 
   }
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   // coda.gemm main_k0.
-  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result0)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg5)))
-    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(arg5), 16777216, cudaMemcpyDeviceToDevice, stream);
-  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result1)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg6)))
-    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg6), 16777216, cudaMemcpyDeviceToDevice, stream);
-  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 256), reinterpret_cast<float *>(ws + 512), reinterpret_cast<__nv_bfloat16 *>(ws + 1024), static_cast<__nv_bfloat16 *>(result0), static_cast<const long long *>(arg7), nullptr, static_cast<__nv_bfloat16 *>(result1), static_cast<const long long *>(arg7), nullptr, 1, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 768) : nullptr, main_k0_rows.sms)) return s;
+  if (int s = main_k0_launch(static_cast<const __nv_bfloat16 *>(arg0), static_cast<const __nv_bfloat16 *>(prepared0), reinterpret_cast<__nv_bfloat16 *>(ws + 0), reinterpret_cast<__nv_bfloat16 *>(ws + 256), reinterpret_cast<float *>(ws + 512), reinterpret_cast<__nv_bfloat16 *>(ws + 1024), 1, 6144, 4096, 4096, 4096, 6144, scratch, stream, main_k0_rows.side > 0 ? reinterpret_cast<unsigned *>(ws + 768) : nullptr, main_k0_rows.sms)) return s;
+  main_g6<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1024), reinterpret_cast<__nv_bfloat16 *>(ws + 13312));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   main_g7<<<2, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1024), static_cast<__nv_bfloat16 *>(result2));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  // coda.append: written by the epilogue of main_k0.
-  // coda.append: written by the epilogue of main_k0.
+  main_g8<<<1, 256, 0, stream>>>(reinterpret_cast<__nv_bfloat16 *>(ws + 1024), reinterpret_cast<__nv_bfloat16 *>(ws + 15360));
+  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  // coda.append: 1 new row(s) per sequence and head at pos[b].
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result0)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg5)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result0), static_cast<const __nv_bfloat16 *>(arg5), 16777216, cudaMemcpyDeviceToDevice, stream);
+  if (coda::rt::attention::decode::append<__nv_bfloat16, long long, 8, false>(reinterpret_cast<__nv_bfloat16 *>(ws + 15360), static_cast<__nv_bfloat16 *>(result0), static_cast<const long long *>(arg7), 1, nullptr, 8192, 1, 8, 1, 8192, 128, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
+  // coda.append: 1 new row(s) per sequence and head at pos[b].
+  if (static_cast<const void *>(static_cast<__nv_bfloat16 *>(result1)) != static_cast<const void *>(static_cast<const __nv_bfloat16 *>(arg6)))
+    cudaMemcpyAsync(static_cast<__nv_bfloat16 *>(result1), static_cast<const __nv_bfloat16 *>(arg6), 16777216, cudaMemcpyDeviceToDevice, stream);
+  if (coda::rt::attention::decode::append<__nv_bfloat16, long long, 8, false>(reinterpret_cast<__nv_bfloat16 *>(ws + 13312), static_cast<__nv_bfloat16 *>(result1), static_cast<const long long *>(arg7), 1, nullptr, 8192, 1, 8, 1, 8192, 128, stream) != cudaSuccess)
+    return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
@@ -742,7 +772,7 @@ static torch::Tensor coda_torch_main_k0(torch::Tensor a, torch::Tensor b, torch:
   auto result0 = torch::empty({m, n}, a.options().dtype(at::kBFloat16));
   const at::cuda::CUDAGuard guard(a.device());
   auto workspace = torch::empty({static_cast<int64_t>(main_k0_workspace_size(m, n, k))}, a.options().dtype(at::kByte));
-  int status = main_k0(a.data_ptr(), b.data_ptr(), operand0.data_ptr(), operand1.data_ptr(), operand2.data_ptr(), result0.data_ptr(), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, m, n, k, a.stride(0), b.stride(0), n, workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
+  int status = main_k0(a.data_ptr(), b.data_ptr(), operand0.data_ptr(), operand1.data_ptr(), operand2.data_ptr(), result0.data_ptr(), m, n, k, a.stride(0), b.stride(0), n, workspace.data_ptr(), at::cuda::getCurrentCUDAStream());
   TORCH_CHECK(status == CODA_OK, fn, ": ", coda_status_string(status));
   return result0;
 }
