@@ -513,6 +513,15 @@ FailureOr<std::vector<HostTensor>> mlir::coda::runOnCpu(ModuleOp original, Strin
   ctx->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> module(cast<ModuleOp>(original->clone()));
+  // coda's annotations (the CUDA plan's kernel configurations, launch order and workspace
+  // offsets; fusion reports' byte counts) say how the GPU runs a program, not what it
+  // computes, and they are checked against ops that the lowering rewrites: a planned program
+  // runs as the program it plans.
+  module->walk([](Operation *op) {
+    for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
+      if (attr.getName().getValue().starts_with("coda."))
+        op->removeDiscardableAttr(attr.getName());
+  });
   auto func = module->lookupSymbol<func::FuncOp>(entry);
   if (!func)
     return original.emitError() << "no function named '" << entry << "'";

@@ -239,7 +239,9 @@ int main(int argc, char **argv) {
       "against its f32 form), prints the maximum absolute and relative error of every result, "
       "and exits 1 when any element has |x - ref| > atol + rtol * |ref|. With --baseline, a "
       "third program of FILE's type is compared with the reference too, and FILE passes where "
-      "its largest error is within --baseline-factor times the baseline's, plus atol.\n");
+      "its largest error is within --baseline-factor times the baseline's, plus atol. A "
+      "program planned by --coda-plan-cuda runs as the program it plans: coda's annotations "
+      "(kernel configurations, launch order, workspace offsets) are dropped.\n");
 
   // A crash names the input in its stack dump.
   std::string what = "coda-run: running '" + inputFile + "'";
