@@ -5,7 +5,7 @@
 # (test/gpu/check_examples.py, one process per example), then one small case of each under
 # compute-sanitizer memcheck and racecheck (again one process per example); the coda.attention
 # cases of test/gpu/check_attention.py, four of them (both kernels) under both sanitizers; the
-# decode steps of test/gpu/check_decode.py, three of them under both sanitizers.
+# decode steps of test/gpu/check_decode.py, five of them under both sanitizers.
 # Needs build/bin/coda-translate (./scripts/build.sh) and `pip install nvidia-cutlass==4.2.0.0`
 # (or CUTLASS_DIR). On a GPU machine without LLVM, emit elsewhere into OUT_DIR first.
 # Usage: test/gpu/run.sh [OUT_DIR]   (exit 0 when every check passes)
@@ -29,7 +29,8 @@ if [ -x "$build/bin/coda-translate" ]; then
   python3 "$root/test/gpu/check_attention.py" --emit "$out/attention" --build "$build" || status=1
 fi
 "${attention[@]}" || status=1
-# Decode steps over KV caches: every case of check_decode.py, three under both sanitizers.
+# Decode steps over KV caches: every case of check_decode.py, five under both sanitizers (the
+# split-KV merge at B 1, L 32k, and the exported QKV half that appends K and V).
 decode=(python3 -u "$root/test/gpu/check_decode.py" --emitted "$out/decode")
 if [ -x "$build/bin/coda-translate" ]; then
   python3 "$root/test/gpu/check_decode.py" --emit "$out/decode" --build "$build" || status=1
@@ -54,7 +55,7 @@ for tool in memcheck racecheck; do
     fi
   done
   if compute-sanitizer --tool "$tool" "${skip[@]}" --error-exitcode 1 "${decode[@]}" \
-      --only gqa8_speculative,mqa_d64_f16_bshd,paged16_gqa4_bshd > "$out/$tool-decode.log" 2>&1; then
+      --only gqa8_speculative,mqa_d64_f16_bshd,paged16_gqa4_bshd,b1_l32k,qkv_append > "$out/$tool-decode.log" 2>&1; then
     echo "decode: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-decode.log")"
   else
     tail -30 "$out/$tool-decode.log"
