@@ -37,10 +37,9 @@ import concurrent.futures
 import json
 import math
 import os
-import subprocess
 import sys
 
-from coda import decode
+from coda import decode, tools
 
 
 def case(b, length, hkv=8, lens=None):
@@ -130,17 +129,12 @@ def main():
                      for b in STEP_BATCHES]
         args.build = args.build or str(build_dir())
         decode.emit(programs, args.emit, args.build)
-        opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
         for b in STEP_BATCHES:
             for half in ("pre", "post"):
                 program = os.path.join(os.path.dirname(__file__), "programs", "block",
                                        f"llama3-8b-decode-b{b}", f"{half}.mlir")
-                fused = subprocess.run([opt, "--coda-fuse", program], check=True,
-                                       capture_output=True, text=True).stdout
-                subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding",
-                                f"--tuning-db={args.tuning_db}", "-o",
-                                os.path.join(args.emit, f"step_{half}_b{b}.cu")],
-                               input=fused, text=True, check=True)
+                tools.fuse_and_emit(program, os.path.join(args.emit, f"step_{half}_b{b}.cu"),
+                                    args.build, translate_flags=[f"--tuning-db={args.tuning_db}"])
         return 0
     if not args.emitted:
         sys.exit("decode.py: give --emit DIR or --emitted DIR")

@@ -19,6 +19,8 @@ import math
 import torch
 import torch.nn.functional as F
 
+from coda.bench.blocks import SMALL, inputs, pre_decode
+
 
 def r(*shape):
     return torch.randn(*shape)
@@ -389,23 +391,14 @@ PROGRAMS.update(ATTENTION)
 
 
 def _llama_decode_pre_args(dtype):
-    from coda.bench.blocks import SMALL, inputs
-
     s = dict(SMALL, M=4)
     x, g1, w_qkv, cos, sin = inputs(s, dtype)[:5]
     k_cache, v_cache = (r(s["M"], 64, s["NKV"], s["HD"]).to(dtype) for _ in range(2))
     return x, g1, w_qkv, cos, sin, k_cache, v_cache, torch.tensor([37])
 
 
-def _llama_decode_pre(*args):
-    from coda.bench.blocks import pre_decode
-
-    return pre_decode(*args)
-
-
 # The QKV half of a decode step of four sequences (coda.bench.blocks.pre_decode: RMSNorm, the
 # QKV projection and RoPE, the new K and V written into static token-major caches of 64 rows
 # with index_copy_), as bench/decode.py runs it at Llama-3-8B's shapes; in f32, the reference.
-PROGRAMS["llama_decode_pre"] = (_llama_decode_pre, lambda: _llama_decode_pre_args(torch.float32))
-PROGRAMS["llama_decode_pre_bf16"] = (_llama_decode_pre,
-                                     lambda: _llama_decode_pre_args(torch.bfloat16))
+PROGRAMS["llama_decode_pre"] = (pre_decode, lambda: _llama_decode_pre_args(torch.float32))
+PROGRAMS["llama_decode_pre_bf16"] = (pre_decode, lambda: _llama_decode_pre_args(torch.bfloat16))

@@ -23,12 +23,11 @@ Usage: check_decode.py --emit DIR [--build DIR]     (where LLVM is: write the .c
 import argparse
 import concurrent.futures
 import os
-import subprocess
 import sys
 
-from coda import decode
+from coda import decode, tools
 from coda.attention import check_rows
-from coda.paths import build_dir
+from coda.paths import ROOT, build_dir
 
 BOUND = 1e-2
 
@@ -61,16 +60,6 @@ CASES = {
 
 # Programs from examples/torch, fused by coda-opt.
 EXPORTED_CASES = {"qkv_append": "llama_decode_pre_bf16"}
-
-
-def emit_exported_case(name, out, build):
-    program = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "torch",
-                           EXPORTED_CASES[name] + ".mlir")
-    fused = subprocess.run([os.path.join(build, "bin", "coda-opt"), "--coda-fuse", program],
-                           check=True, capture_output=True, text=True).stdout
-    subprocess.run([os.path.join(build, "bin", "coda-translate"), "--coda-to-cuda",
-                    "--emit-torch-binding", "-o", os.path.join(out, f"{name}.cu")], input=fused,
-                   text=True, check=True)
 
 
 def check_exported(name, module, torch):
@@ -166,7 +155,8 @@ def main():
                     args.build)
         for n in names:
             if n in EXPORTED_CASES:
-                emit_exported_case(n, args.emit, args.build)
+                program = os.path.join(ROOT, "examples", "torch", EXPORTED_CASES[n] + ".mlir")
+                tools.fuse_and_emit(program, os.path.join(args.emit, f"{n}.cu"), args.build)
         return 0
     if not args.emitted:
         sys.exit("check_decode: give --emit DIR or --emitted DIR")

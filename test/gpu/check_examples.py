@@ -23,7 +23,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from coda import models
+from coda import models, tools
 from coda.extension import as_list, build, fp32_reference, rel_err
 from coda.paths import ROOT, build_dir
 
@@ -255,11 +255,7 @@ def emit(name, args):
     translate = os.path.join(args.build, "bin", "coda-translate")
     example, options = VARIANTS.get(name, (name, []))
     if os.path.exists(translate) and name in FUSED:
-        fused = subprocess.run([os.path.join(args.build, "bin", "coda-opt"), "--coda-fuse",
-                                os.path.join(ROOT, FUSED[name])],
-                               check=True, capture_output=True, text=True).stdout
-        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", "-o", cu],
-                       input=fused, check=True, text=True)
+        tools.fuse_and_emit(os.path.join(ROOT, FUSED[name]), cu, args.build)
     elif os.path.exists(translate):
         subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", *options,
                         os.path.join(ROOT, "examples", "cuda", f"{example}.mlir"), "-o", cu],

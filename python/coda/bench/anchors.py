@@ -10,13 +10,12 @@ command line and its method: bench/anchors.py.
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 import torch
 
-from coda import extension, gpus, paths
+from coda import extension, gpus, paths, tools
 from coda.bench import programs
 
 BOUND = 2e-2
@@ -31,13 +30,10 @@ def fuse_and_emit(name, program, args, fuse="--coda-fuse", translate_flags=()):
     tuning database (where there is one) and `translate_flags`, into OUT/<name>.cu; without the
     tools, the file emitted there beforehand."""
     cu = os.path.join(args.out, f"{name}.cu")
-    opt, translate = (os.path.join(args.build, "bin", t) for t in ("coda-opt", "coda-translate"))
+    translate = os.path.join(args.build, "bin", "coda-translate")
     if os.path.exists(translate):
-        fused = os.path.join(args.out, f"{name}.fused.mlir")
-        subprocess.run([opt, fuse, program, "-o", fused], check=True)
         db = [f"--tuning-db={args.tuning_db}"] if os.path.exists(args.tuning_db) else []
-        subprocess.run([translate, "--coda-to-cuda", "--emit-torch-binding", *db, *translate_flags,
-                        fused, "-o", cu], check=True)
+        tools.fuse_and_emit(program, cu, args.build, fuse, [*db, *translate_flags])
     elif not os.path.exists(cu):
         sys.exit(f"no {translate} and no {cu}")
     return cu

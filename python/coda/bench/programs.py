@@ -93,17 +93,12 @@ CASES = {f.__name__: f for f in [bias_gelu, residual_rmsnorm, rmsnorm_qkv, layer
                                  qk_rope, lm_head_ce, down_residual]}
 
 
-def export_function(fn, args):
-    """`fn(*args)` as linalg on tensors (torch-mlir), the function named @main; inputs that `fn`
-    updates in place (a KV cache) become results after its own."""
+def write_program(out_dir, name, header, fn, args):
+    """Writes `fn(*args)` exported by torch-mlir (coda.exporting, the function named @main) to
+    OUT_DIR/<name>.mlir under a comment line."""
     from coda.exporting import export
 
-    return export(fn, *args)
-
-
-def write_program(out_dir, name, header, fn, args):
-    """Writes `fn(*args)` exported by torch-mlir to OUT_DIR/<name>.mlir under a comment line."""
     with open(os.path.join(out_dir, f"{name}.mlir"), "w") as f:
         f.write(f"// {header}\n")
-        f.write(export_function(fn, args))
+        f.write(export(fn, *args))
     print(f"wrote {name}.mlir")
