@@ -145,6 +145,11 @@ EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, 
                                     relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
 EXAMPLES["bias_gelu_adapter_launch"] = bias_gelu  # launched by CUTLASS's adapter, not coda's host path
+# Split-K kernels (test/gpu/split-k.json): a residual with row sums of squares split 4 ways, a
+# contracted result stored by TMA split 2 ways, log-sum-exp partials split 8 ways; at K 8 the
+# splits outnumber the k-tiles.
+for _name in ["residual_rmsnorm", "swiglu", "lm_head_ce"]:
+    EXAMPLES[f"{_name}_split"] = EXAMPLES[_name]
 
 
 def rmsnorm_block():
@@ -243,6 +248,8 @@ def adapt(name, shape):
 VARIANTS = {"swiglu_threads": ("swiglu", ["--cuda-without=tma-contract"]),
             "bias_gelu_adapter_launch": ("bias_gelu", ["--cuda-without=direct-launch"]),
             "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--cuda-without=direct-launch"])}
+VARIANTS.update({f"{name}_split": (name, ["--tuning-db=" + os.path.join(ROOT, "test", "gpu", "split-k.json")])
+                 for name in ["residual_rmsnorm", "swiglu", "lm_head_ce"]})
 
 
 # Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.

@@ -12,7 +12,8 @@ namespace {
 
 TEST(KernelConfigTest, RanksEveryConfigurationFastestFirst) {
   auto ranked = rankConfigs({8192, 4096, 14336, 4.0, 8});
-  ASSERT_EQ(ranked.size(), 20u); // 5 tile/schedule shapes x 4 clusters
+  // 5 tile/schedule shapes x 4 clusters, and the 3 cooperative ones split 2 to 16 ways.
+  ASSERT_EQ(ranked.size(), 20u + 3 * 4 * 4);
   for (size_t i = 1; i < ranked.size(); ++i)
     EXPECT_LE(ranked[i - 1].second, ranked[i].second);
 }
@@ -98,10 +99,11 @@ TEST(KernelConfigTest, TwoByTwoClustersNeverBeatTwoByOne) {
     for (auto &[config, ms] : ranked) {
       if (config.clusterM != 2 || config.clusterN != 2)
         continue;
-      ++twoByTwo;
+      twoByTwo += config.splits == 1;
       for (auto &[other, otherMs] : ranked) {
         if (other.tileM == config.tileM && other.tileN == config.tileN &&
-            other.pingpong == config.pingpong && other.clusterM == 2 && other.clusterN == 1) {
+            other.pingpong == config.pingpong && other.splits == config.splits &&
+            other.clusterM == 2 && other.clusterN == 1) {
           EXPECT_LE(otherMs, ms) << config.str();
         }
       }
@@ -184,8 +186,6 @@ TEST(KernelConfigTest, FullDivisionInCooperativeKernelsOnly) {
   EXPECT_FALSE(config == KernelConfig());
 }
 
-} // namespace
-
 // The GPUs the model knows, by name; the default (first) is the H200.
 TEST(KernelConfigTest, GpuTargetsByName) {
   ASSERT_FALSE(gpuTargets().empty());
@@ -206,3 +206,51 @@ TEST(KernelConfigTest, EstimatesFollowTheTarget) {
   EXPECT_EQ(h200, rankConfigs(problem, lookupGpuTarget("h200")).front().second);
   EXPECT_GT(rankConfigs(problem, lookupGpuTarget("h100-sxm")).front().second, h200);
 }
+
+// Decode-sized M: 128-row tiles compute padding rows at the tensor cores' rate and 32 of them
+// leave most SMs idle, so the down projection at M 1 (K 14336) splits K among cooperative CTAs,
+// and the estimate comes near the time to read the weights once. At prefill-sized M nothing
+// splits.
+TEST(KernelConfigTest, DecodeSizedProductsSplitK) {
+  for (const GpuTarget &gpu : gpuTargets()) {
+    for (int64_t m : {1, 32}) {
+      auto ranked = rankConfigs({m, 4096, 14336, 4.0, 5}, &gpu);
+      const KernelConfig &best = ranked.front().first;
+      EXPECT_GT(best.splits, 1) << gpu.name.str() << " M " << m;
+      EXPECT_FALSE(best.pingpong);
+      double weights = 4096.0 * 14336 * 2 / gpu.memoryBandwidth * 1e3;
+      EXPECT_LT(ranked.front().second, 1.5 * weights) << best.str();
+      for (auto &[config, ms] : ranked)
+        if (config.splits == 1) {
+          EXPECT_GT(ms, ranked.front().second) << config.str();
+        }
+    }
+    EXPECT_EQ(rankConfigs({8192, 4096, 14336, 4.0, 5}, &gpu).front().first.splits, 1);
+  }
+}
+
+// Split-K never goes to ping-pong kernels, to splits of fewer than 4 k-tiles, or beside a row
+// reduction that hands its rows to the kernel (that handover follows the persistent order).
+TEST(KernelConfigTest, SplitsOnlyWhereTheBackendRunsThem) {
+  for (auto &[config, ms] : rankConfigs({1, 4096, 1024, 2.0, 4}))
+    if (config.splits > 1) {
+      EXPECT_FALSE(config.pingpong);
+      EXPECT_LE(config.splits * 4, 1024 / 64) << config.str();
+    }
+  KernelProblem rows{1, 4096, 14336, 2.0, 4};
+  rows.rowsAhead = true;
+  for (auto &[config, ms] : rankConfigs(rows))
+    EXPECT_EQ(config.splits, 1) << config.str();
+}
+
+TEST(KernelConfigTest, SplitsAppearInTextAndJsonOnlyWhenSplit) {
+  KernelConfig config;
+  EXPECT_EQ(config.str().find("split"), std::string::npos);
+  EXPECT_EQ(config.json().find("splits"), std::string::npos);
+  config.splits = 4;
+  EXPECT_NE(config.str().find(" split 4"), std::string::npos);
+  EXPECT_NE(config.json().find("\"splits\": 4"), std::string::npos);
+  EXPECT_FALSE(config == KernelConfig());
+}
+
+} // namespace

@@ -120,6 +120,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   // The configuration first (the epilogue function's division depends on it); its comments go
   // with the kernel's below.
   KernelConfig config = toKernelConfig(getKernelConfig(op));
+  // A row hand-off follows the persistent scheduler's tile order, which split-K's is not.
+  if (config.splits > 1 && op->hasAttr(kAwaitsRowsAttr))
+    return op.emitOpError("a split-K kernel (splits ")
+           << config.splits << ") cannot await the rows of a reduction run beside it";
   std::string configComments;
   llvm::raw_string_ostream configStream(configComments);
   emitConfigComments(op, config, configStream);
@@ -324,8 +328,10 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
           sizeof(typename CollectiveEpilogue::SharedStorage))>,
       MainloopSchedule>::CollectiveOp;
 )cu";
+  // Split-K runs on CUTLASS's stream-K scheduler in split-K mode; else the persistent default.
   os << "  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,\n"
-        "      CollectiveMainloop, CollectiveEpilogue>;\n";
+        "      CollectiveMainloop, CollectiveEpilogue"
+     << (config.splits > 1 ? ", cutlass::gemm::StreamKScheduler" : "") << ">;\n";
   os << "  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;\n};\n\n";
   emitLauncher(op, name, plan, nodes.size(), config);
   return success();
@@ -394,6 +400,11 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     if (config.raster != KernelConfig::Raster::Heuristic)
       os << "  args.scheduler.raster_order = cutlass::gemm::kernel::detail::RasterOrderOptions::"
          << (config.raster == KernelConfig::Raster::AlongM ? "AlongM" : "AlongN") << ";\n";
+    // The splits size the workspace (partial tiles and their locks).
+    if (config.splits > 1)
+      os << "  args.scheduler.splits = " << config.splits << ";\n"
+         << "  args.scheduler.decomposition_mode = "
+            "cutlass::gemm::kernel::detail::DecompositionMode::SplitK;\n";
   };
   // The scheduler's tiling of (m, n) as coda::rt's planners (Overlap.cuh) take it, after
   // emitScheduler.
@@ -583,7 +594,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // the SMs a reduction beside the kernel leaves it).
   std::string waves = "coda::rt::wholeWaves(" + tiling + ")";
   bool wholeWaves = getKernelConfig(op).getGrid() == GridSize::WholeWaves;
-  if (awaits) // (0: every SM)
+  if (config.splits > 1) // one CTA per unit; the SMs only bound the splits
+    os << "  args.hw_info.sm_count = coda::rt::smCount();\n";
+  else if (awaits) // (0: every SM)
     os << "  args.hw_info.sm_count = " << (wholeWaves ? "sms > 0 ? sms : " + waves : "sms")
        << ";\n";
   else if (wholeWaves)

@@ -1,17 +1,20 @@
 //===- KernelConfig.cpp - the analytic model and the tuning database ------===//
 //
-// The model (stage 1) estimates a persistent sm90 GEMM on a GPU of GpuTargets.def (SMs, peak,
-// HBM bandwidth, clock, L2; the H200 unless --target names another). A configuration's time is
-// its waves of tiles times the time of one tile: the mainloop at an efficiency that grows with
-// the tile (operand bytes per flop fall), plus the epilogue: its memory traffic and its
-// arithmetic, which ping-pong overlaps with the other warp group's mainloop and cooperative
-// does not. The epilogue's arithmetic rate (simple fp32 operations per clock and SM) is what the
-// H200 showed on bias+GELU, SwiGLU and LM head + log-sum-exp: about 17 for cooperative's two
-// warp groups together, 7 for one ping-pong warp group, far under the SM's 128 lanes (dependent
-// chains, few warps). Clusters multicast operands (a small gain) but round the
-// tile grid up to whole clusters. Cluster shape affects L2 reuse, which the model cannot tell
-// apart: stage 2 times the alternatives. The raster order it picks from the operand bytes each
-// order reads from DRAM (rasterFor).
+// The model (stage 1) estimates a sm90 GEMM on a GPU of GpuTargets.def (SMs, peak, HBM
+// bandwidth, clock, L2; the H200 unless --target names another). A configuration's time is its
+// waves of work units times the time of one unit, and never less than the time to move A, B
+// and the epilogue's bytes once at copy speed. A unit is a tile, or with split-K a tile's
+// share of the K loop. Its time: the mainloop at an efficiency that grows with the tile
+// (operand bytes per flop fall; wgmma computes padding rows too, which is what makes
+// decode-sized M slow on 128-row tiles), split-K's partial tiles added in turn through L2, plus
+// the epilogue: its memory traffic and its arithmetic, which ping-pong overlaps with the other
+// warp group's mainloop and cooperative does not. The epilogue's arithmetic rate (simple fp32
+// operations per clock and SM) is what the H200 showed on bias+GELU, SwiGLU and LM head +
+// log-sum-exp: about 17 for cooperative's two warp groups together, 7 for one ping-pong warp
+// group, far under the SM's 128 lanes (dependent chains, few warps). Clusters multicast
+// operands (a small gain) but round the tile grid up to whole clusters. Cluster shape affects
+// L2 reuse, which the model cannot tell apart: stage 2 times the alternatives. The raster order
+// it picks from the operand bytes each order reads from DRAM (rasterFor).
 // The epilogue subtile is not modelled: a plain epilogue takes 64 columns where stage 2
 // measured them faster (widerSubtileMeasured). Divisions go through div.full.f32 where they
 // may in cooperative kernels only, whose epilogue is on the critical path (fullDivision).
@@ -44,25 +47,27 @@ static const char *rasterName(KernelConfig::Raster r) {
 }
 
 std::string KernelConfig::str() const {
-  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}{9}", tileM, tileN,
+  return llvm::formatv("{0}x{1}x{2} cluster {3}x{4} {5} raster {6}{7}{8}{9}{10}", tileM, tileN,
                        tileK, clusterM, clusterN, pingpong ? "pingpong" : "cooperative",
                        rasterName(raster),
                        swizzle != kDefaultSwizzle ? " swizzle " + std::to_string(swizzle) : "",
                        epilogueN ? llvm::formatv(" epilogue {0}x{1}", epilogueTileM(), epilogueN)
                                        .str()
                                  : "",
-                       fullDivision ? " division full" : "")
+                       fullDivision ? " division full" : "",
+                       splits > 1 ? " split " + std::to_string(splits) : "")
       .str();
 }
 
 std::string KernelConfig::json() const {
   return llvm::formatv("{{\"tile\": [{0}, {1}, {2}], \"cluster\": [{3}, {4}], \"schedule\": "
-                       "\"{5}\", \"raster\": \"{6}\"{7}{8}{9}}",
+                       "\"{5}\", \"raster\": \"{6}\"{7}{8}{9}{10}}",
                        tileM, tileN, tileK, clusterM, clusterN,
                        pingpong ? "pingpong" : "cooperative", rasterName(raster),
                        swizzle != kDefaultSwizzle ? ", \"swizzle\": " + std::to_string(swizzle) : "",
                        epilogueN ? ", \"epilogue_n\": " + std::to_string(epilogueN) : "",
-                       fullDivision ? ", \"division\": \"full\"" : "")
+                       fullDivision ? ", \"division\": \"full\"" : "",
+                       splits > 1 ? ", \"splits\": " + std::to_string(splits) : "")
       .str();
 }
 
@@ -70,7 +75,7 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
   return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK && clusterM == o.clusterM &&
          clusterN == o.clusterN && pingpong == o.pingpong && raster == o.raster &&
          swizzle == o.swizzle && epilogueN == o.epilogueN &&
-         fullDivision == o.fullDivision;
+         fullDivision == o.fullDivision && splits == o.splits;
 }
 
 namespace {
@@ -156,39 +161,73 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
   const double sms = gpu.sms, peak = gpu.peakFlops, hbm = gpu.memoryBandwidth, clock = gpu.clock;
   const double cooperativeOpsPerClock = gpu.cooperativeOpsPerClock,
                pingpongOpsPerClock = gpu.pingpongOpsPerClock;
+  // No kernel reads and writes faster than a copy: about 90 % of HBM's peak.
+  constexpr double copyFraction = 0.9;
+  // The bytes every configuration moves at least once: A, B and the epilogue's traffic. At
+  // decode-sized M this floor (the weights) is the kernel's time, and what ranks the
+  // configurations is how close their tiles' own time comes to it.
+  double floor = (double(p.m) * p.k * 2 + double(p.n) * p.k * 2 +
+                  double(p.m) * p.n * p.epilogueBytesPerElement) /
+                 (hbm * copyFraction);
+  double kTiles = std::ceil(double(p.k) / 64);
   // 2x1 first: it wins ties (an epilogue-bound ping-pong), and its multicast halves B's loads.
   // 2x2 multicasts both operands; the model cannot weigh the L2 traffic that saves (stage 2
   // times it), so 2x2 only ever ties 2x1 or loses to its rounding.
   const int clusters[][2] = {{2, 1}, {1, 1}, {1, 2}, {2, 2}};
-  SmallVector<std::pair<KernelConfig, double>> ranked;
+  struct Ranked {
+    KernelConfig config;
+    double ms, tiles; // the estimate, and the tiles' own time under the floor
+  };
+  SmallVector<Ranked> ranked;
   for (const Shape &s : shapes)
-    for (const auto &c : clusters) {
-      KernelConfig config;
-      config.tileM = s.m;
-      config.tileN = s.n;
-      config.clusterM = c[0];
-      config.clusterN = c[1];
-      config.pingpong = s.pingpong;
-      double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
-      tilesM = std::ceil(tilesM / c[0]) * c[0];
-      tilesN = std::ceil(tilesN / c[1]) * c[1];
-      config.raster = rasterFor(p, config, tilesM, tilesN, gpu.l2Bytes);
-      if (p.plainEpilogue && widerSubtileMeasured(s))
-        config.epilogueN = 64;
-      config.fullDivision = !s.pingpong && p.epilogueOpsFullDivision > 0;
-      double ops = config.fullDivision ? p.epilogueOpsFullDivision : p.epilogueOpsPerElement;
-      double waves = std::ceil(tilesM * tilesN / sms);
-      double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
-      double mainloop = 2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast);
-      double epilogue = s.m * s.n * p.epilogueBytesPerElement / (hbm / sms) +
-                        s.m * s.n * ops /
-                            ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) * clock);
-      double perTile = s.pingpong ? std::max(mainloop, epilogue) : mainloop + epilogue;
-      ranked.push_back({config, waves * perTile * 1e3});
-    }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto &a, const auto &b) { return a.second < b.second; });
-  return ranked;
+    for (const auto &c : clusters)
+      // Split-K: cooperative kernels only, each split at least 4 k-tiles (a filled pipeline),
+      // not with a row reduction beside the kernel (its handover follows the persistent
+      // scheduler's tile order).
+      for (int splits = 1; splits == 1 || (!s.pingpong && !p.rowsAhead && isSplitCount(splits) &&
+                                           kTiles >= 4 * splits);
+           splits *= 2) {
+        KernelConfig config;
+        config.tileM = s.m;
+        config.tileN = s.n;
+        config.clusterM = c[0];
+        config.clusterN = c[1];
+        config.pingpong = s.pingpong;
+        config.splits = splits;
+        double tilesM = std::ceil(double(p.m) / s.m), tilesN = std::ceil(double(p.n) / s.n);
+        tilesM = std::ceil(tilesM / c[0]) * c[0];
+        tilesN = std::ceil(tilesN / c[1]) * c[1];
+        config.raster = rasterFor(p, config, tilesM, tilesN, gpu.l2Bytes);
+        if (p.plainEpilogue && widerSubtileMeasured(s))
+          config.epilogueN = 64;
+        config.fullDivision = !s.pingpong && p.epilogueOpsFullDivision > 0;
+        double ops = config.fullDivision ? p.epilogueOpsFullDivision : p.epilogueOpsPerElement;
+        double waves = std::ceil(tilesM * tilesN * splits / sms);
+        double multicast = c[0] * c[1] > 1 ? 1.02 : 1.0;
+        // wgmma computes the whole tile, padding rows included.
+        double mainloop =
+            2.0 * s.m * s.n * p.k / (peak / sms * s.efficiency * multicast) / splits;
+        // The splits of a tile add their fp32 partials in turn (deterministic): each writes
+        // and reads back a tile of partials through L2, at an SM's 64 bytes per clock, while
+        // the later ones wait.
+        double fixup = splits > 1 ? splits * 2.0 * s.m * s.n * 4 / (64 * clock) : 0;
+        // The epilogue runs once per tile, in its last split; rows past M move no bytes.
+        double rows = std::min<double>(s.m, p.m);
+        double epilogue = rows * s.n * p.epilogueBytesPerElement / (hbm / sms) +
+                          s.m * s.n * ops /
+                              ((s.pingpong ? pingpongOpsPerClock : cooperativeOpsPerClock) * clock);
+        double perUnit = s.pingpong ? std::max(mainloop, epilogue) : mainloop + fixup + epilogue;
+        double tiles = waves * perUnit;
+        ranked.push_back({config, std::max(tiles, floor) * 1e3, tiles});
+      }
+  // Ties at the floor go to the configuration with the most room under it.
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked &a, const Ranked &b) {
+    return a.ms != b.ms ? a.ms < b.ms : a.tiles < b.tiles;
+  });
+  SmallVector<std::pair<KernelConfig, double>> result;
+  for (const Ranked &r : ranked)
+    result.push_back({r.config, r.ms});
+  return result;
 }
 
 llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
@@ -219,6 +258,7 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     std::optional<int64_t> swizzle = e ? e->getInteger("swizzle") : std::nullopt;
     std::optional<int64_t> epilogueN = e ? e->getInteger("epilogue_n") : std::nullopt;
     std::optional<StringRef> division = e ? e->getString("division") : std::nullopt;
+    std::optional<int64_t> splits = e ? e->getInteger("splits") : std::nullopt;
     if (!tile || tile->size() != 3 || !cluster || cluster->size() != 2 || !schedule || !raster)
       return bad("entry '" + key.str() +
                  "' needs \"tile\": [M, N, K], \"cluster\": [M, N], \"schedule\" and \"raster\"");
@@ -249,6 +289,11 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     if (division && *division != "ieee" && *division != "full")
       return bad("entry '" + key.str() + "': division must be ieee or full");
     config.fullDivision = division == "full";
+    config.splits = int(splits.value_or(1));
+    if (!isSplitCount(config.splits))
+      return bad("entry '" + key.str() + "': splits must be 1, 2, 4, 8 or 16");
+    if (config.splits > 1 && config.pingpong)
+      return bad("entry '" + key.str() + "': split-K needs the cooperative schedule");
     bool known = false;
     for (auto &[candidate, ms] : rankConfigs({256, 256, 256, 0}))
       known |= candidate.tileM == config.tileM && candidate.tileN == config.tileN &&

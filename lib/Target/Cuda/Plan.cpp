@@ -251,6 +251,7 @@ KernelConfig cuda::toKernelConfig(KernelConfigAttr attr) {
   config.swizzle = attr.getSwizzle();
   config.epilogueN = attr.getEpilogueN();
   config.fullDivision = attr.getDivision() == Division::Full;
+  config.splits = attr.getSplits();
   return config;
 }
 
@@ -264,7 +265,7 @@ KernelConfigAttr cuda::toKernelConfigAttr(MLIRContext *context, const KernelConf
       context, config.tileM, config.tileN, config.tileK, config.clusterM, config.clusterN,
       config.pingpong ? KernelSchedule::Pingpong : KernelSchedule::Cooperative, raster,
       config.swizzle, config.epilogueN, config.fullDivision ? Division::Full : Division::Ieee,
-      wholeWaves ? GridSize::WholeWaves : GridSize::AllSms, stores, tmaTables);
+      config.splits, wholeWaves ? GridSize::WholeWaves : GridSize::AllSms, stores, tmaTables);
 }
 
 bool cuda::hasAttentionKernel(AttentionOp op) {

@@ -586,6 +586,30 @@ func.func @kernel_swizzle(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
 
 // -----
 
+func.func @kernel_splits(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
+  %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>
+      // expected-error @+1 {{splits 3 must be 1, 2, 4, 8 or 16}}
+      -> (store tensor<128x128xbf16>) attributes {coda.kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 64, schedule = cooperative, splits = 3, stores = [tma]>}
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_splits_pingpong(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
+  %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>
+      // expected-error @+1 {{split-K (splits 2) needs the cooperative schedule}}
+      -> (store tensor<128x128xbf16>) attributes {coda.kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 64, schedule = pingpong, splits = 2, stores = [tma]>}
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
 func.func @kernel_tables(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>, %s: tensor<128xf32>) {
   // expected-error @+1 {{'coda.kernel' reads operand #0 through TMA, which is not a tiled operand}}
   %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>

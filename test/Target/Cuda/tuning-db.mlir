@@ -63,6 +63,8 @@
 // BADSWIZZLE: error: tuning database '{{.*}}tuning-db-bad-swizzle.json': entry 'any': swizzle must be 1, 2, 4 or 8
 // RUN: not coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db-bad-epilogue.json %s 2>&1 | FileCheck %s --check-prefix=BADEPILOGUE
 // BADEPILOGUE: error: tuning database '{{.*}}tuning-db-bad-epilogue.json': entry 'any': epilogue_n must be 16, 32, 64 or 128 and divide the tile's N (128)
+// RUN: not coda-translate --coda-to-cuda --tuning-db=%S/Inputs/tuning-db-bad-splits.json %s 2>&1 | FileCheck %s --check-prefix=BADSPLITS
+// BADSPLITS: error: tuning database '{{.*}}tuning-db-bad-splits.json': entry 'any': split-K needs the cooperative schedule
 // RUN: not coda-translate --coda-to-cuda --tuning-db=%s %s 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON: error: tuning database '{{.*}}tuning-db.mlir' is not JSON
 

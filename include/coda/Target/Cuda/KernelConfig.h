@@ -51,9 +51,15 @@ struct KernelConfig {
   /// to 1.05x cuBLAS's time (its epilogue runs after the mainloop) and made the ping-pong
   /// 128x128 kernel 1.5 % slower (its epilogue hides under the other warp group's mainloop).
   bool fullDivision = false;
+  /// Split-K: each tile's K loop divided among this many CTAs (cooperative kernels only), on
+  /// CUTLASS's stream-K scheduler in split-K mode. The fp32 partial tiles are reduced in split
+  /// order (deterministic) before the epilogue, which runs once per tile in the last split. It
+  /// pays where the tiles are fewer than the SMs: decode-sized M, whose 128-row wgmma tiles
+  /// compute mostly padding and leave most SMs idle.
+  int splits = 1;
 
   // "128x256x64 cluster 2x1 cooperative raster heuristic" (+ " swizzle S", " epilogue MxN",
-  // " division full" where not the default)
+  // " division full", " split S" where not the default)
   std::string str() const;
   std::string json() const;
   bool operator==(const KernelConfig &o) const;
@@ -99,6 +105,9 @@ struct KernelProblem {
 
 /// Whether some CTA tile the backend emits is `n` columns wide.
 bool isTileWidth(int64_t n);
+
+/// The split counts the backend emits.
+inline bool isSplitCount(int64_t s) { return s == 1 || s == 2 || s == 4 || s == 8 || s == 16; }
 
 /// The swizzles the backend emits.
 inline bool isSwizzle(int64_t s) { return s == 1 || s == 2 || s == 4 || s == 8; }

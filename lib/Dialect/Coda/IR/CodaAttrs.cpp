@@ -93,9 +93,10 @@ LogicalResult ResultModeAttr::verify(function_ref<InFlightDiagnostic()> emitErro
 
 LogicalResult KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                        int64_t tileM, int64_t tileN, int64_t tileK,
-                                       int64_t clusterM, int64_t clusterN, KernelSchedule,
-                                       RasterOrder, int64_t swizzle, int64_t epilogueN, Division,
-                                       GridSize, ArrayRef<ResultSink>,
+                                       int64_t clusterM, int64_t clusterN,
+                                       KernelSchedule schedule, RasterOrder, int64_t swizzle,
+                                       int64_t epilogueN, Division, int64_t splits, GridSize,
+                                       ArrayRef<ResultSink>,
                                        ArrayRef<int64_t> tmaTables) {
   if (tileM <= 0 || tileN <= 0 || tileK <= 0)
     return emitError() << "tile " << tileM << "x" << tileN << "x" << tileK
@@ -108,6 +109,10 @@ LogicalResult KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitEr
   if (epilogueN < 0 || (epilogueN && tileN % epilogueN != 0))
     return emitError() << "epilogueN " << epilogueN
                        << " must be 0 (CUTLASS's choice) or divide tileN " << tileN;
+  if (!llvm::is_contained({1, 2, 4, 8, 16}, splits))
+    return emitError() << "splits " << splits << " must be 1, 2, 4, 8 or 16";
+  if (splits > 1 && schedule != KernelSchedule::Cooperative)
+    return emitError() << "split-K (splits " << splits << ") needs the cooperative schedule";
   if (llvm::any_of(tmaTables, [](int64_t i) { return i < 0; }))
     return emitError() << "tmaTables lists operand indices, which are not negative";
   return success();

@@ -207,7 +207,7 @@ static std::string tuningKey(GemmOp op, double opsPerElement) {
 }
 
 /// Stage 2's candidates: the model's best per tile and schedule; then the best tile in every
-/// other cluster shape, in the two other raster orders, without the swizzle, with CUTLASS's
+/// other cluster shape and split count, in the two other raster orders, without the swizzle, with CUTLASS's
 /// own epilogue subtile, and with the other division (the model's raster order, subtile and
 /// division are estimates, and it does not tell the clusters' L2 reuse apart).
 static SmallVector<std::pair<KernelConfig, double>>
@@ -220,12 +220,18 @@ stage2Candidates(ArrayRef<std::pair<KernelConfig, double>> ranked, bool divides)
     if (llvm::none_of(candidates, [&](const auto &c) { return sameTile(c.first, config); }))
       candidates.push_back({config, ms});
   const auto &[best, bestMs] = ranked.front();
-  for (auto &[config, ms] : ranked)
-    if (sameTile(config, best) && llvm::none_of(candidates, [&](const auto &c) {
+  // Other clusters at the best's split count; other split counts in the best's cluster where
+  // the model puts them within half again of the best.
+  for (auto &[config, ms] : ranked) {
+    bool sameCluster = config.clusterM == best.clusterM && config.clusterN == best.clusterN;
+    if (sameTile(config, best) &&
+        (config.splits == best.splits || (sameCluster && ms <= 1.5 * bestMs)) &&
+        llvm::none_of(candidates, [&](const auto &c) {
           return sameTile(c.first, config) && c.first.clusterM == config.clusterM &&
-                 c.first.clusterN == config.clusterN;
+                 c.first.clusterN == config.clusterN && c.first.splits == config.splits;
         }))
       candidates.push_back({config, ms});
+  }
   for (KernelConfig::Raster raster : {KernelConfig::Raster::Heuristic, KernelConfig::Raster::AlongM,
                                       KernelConfig::Raster::AlongN}) {
     KernelConfig config = best;
@@ -294,6 +300,9 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
     llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
   auto it = db.find(key);
   if (it != db.end() && head && it->second.tileN % *head != 0)
+    it = db.end();
+  // A row hand-off follows the persistent scheduler's tile order, which split-K's is not.
+  if (it != db.end() && it->second.splits > 1 && op->hasAttr(kAwaitsRowsAttr))
     it = db.end();
   bool fromDb = it != db.end();
   KernelConfig chosen = fromDb ? it->second : ranked.front().first;

@@ -179,6 +179,9 @@ def Coda_KernelConfigAttr : Coda_Attr<"KernelConfig", "kernel"> {
       the persistent tile scheduler;
     * `epilogueN`: the epilogue subtile's width (0: CUTLASS's choice);
     * `division`: `full` sends the epilogue's fp32 divisions through `div.full.f32`;
+    * `splits` (1, 2, 4, 8 or 16; cooperative only): each tile's K loop divided among that
+      many CTAs, whose fp32 partial tiles are added in split order before the epilogue
+      (CUTLASS's stream-K scheduler in split-K mode, not persistent: `grid` does not apply);
     * `grid`: `whole_waves` runs a persistent kernel on the fewest CTAs that take as many waves
       as one per SM would, `all_sms` on one CTA per SM;
     * `stores`: per result, how it leaves the epilogue: `tma` (the collective's TMA store),
@@ -202,6 +205,7 @@ def Coda_KernelConfigAttr : Coda_Attr<"KernelConfig", "kernel"> {
     DefaultValuedParameter<"int64_t", "8">:$swizzle,
     DefaultValuedParameter<"int64_t", "0">:$epilogueN,
     DefaultValuedParameter<"::mlir::coda::Division", "::mlir::coda::Division::Ieee">:$division,
+    DefaultValuedParameter<"int64_t", "1">:$splits,
     DefaultValuedParameter<"::mlir::coda::GridSize",
                            "::mlir::coda::GridSize::WholeWaves">:$grid,
     Coda_ListParameter<"::mlir::coda::ResultSink">:$stores,

@@ -92,6 +92,8 @@ template <int F> struct main_k0_v0 {
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_m", "epilogue_n": 64} model 1.297 ms
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "along_m", "epilogue_n": 64} model 1.297 ms
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_m", "epilogue_n": 64} model 1.322 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "splits": 2} model 1.431 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "splits": 4} model 1.765 ms
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "epilogue_n": 64} model 1.297 ms
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "epilogue_n": 64} model 1.297 ms
 // coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "epilogue_n": 64} model 1.297 ms

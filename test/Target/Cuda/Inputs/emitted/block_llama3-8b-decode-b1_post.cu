@@ -98,30 +98,29 @@ template <int F> struct main_k0_v1 {
 
 // main_k0: A · Bᵀ; results: #0 store (TMA store) #1 reduce<row, sum> (tile partials).
 // coda-tuning-key: 1x4096x4096:bf16:nt:plain:matrix-bf16:store-bf16,reduce_row_sum-f32:ops16
-// configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
+// configuration: 128x128x64 cluster 1x2 cooperative raster heuristic split 4 (analytic model)
 // model inputs: epilogue 4.0 bytes and 16 fp32 ops per element
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.018 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.035 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.063 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.064 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1, "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.024 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "splits": 4} model 0.035 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.035 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.018 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "splits": 2} model 0.022 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.036 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.036 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_m", "splits": 4} model 0.018 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "splits": 4} model 0.018 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "splits": 4} model 0.018 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
-  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
+  using ClusterShape = cute::Shape<cute::_1, cute::_2, cute::_1>;
   static constexpr int kTileM = 128, kTileN = 128;
-  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
-  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
+  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
   using ElementIn = cutlass::bfloat16_t;
   using ElementD = cutlass::bfloat16_t;
   static constexpr int kAlignD = 16 / sizeof(ElementD);
-  using EpilogueTile = cute::Shape<cute::_64, cute::_64>;
   using LayoutA = cutlass::layout::RowMajor; // A is [M, K]
   using LayoutB = cutlass::layout::ColumnMajor; // B is [N, K]
   using LayoutD = cutlass::layout::RowMajor;
@@ -139,7 +138,7 @@ struct main_k0_kernel {
       cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 4
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
       ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
@@ -149,7 +148,7 @@ struct main_k0_kernel {
           sizeof(typename CollectiveEpilogue::SharedStorage))>,
       MainloopSchedule>::CollectiveOp;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
-      CollectiveMainloop, CollectiveEpilogue>;
+      CollectiveMainloop, CollectiveEpilogue, cutlass::gemm::StreamKScheduler>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
 
@@ -185,13 +184,15 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, static_cast<const K::ElementC *>(operand0), sC, static_cast<K::ElementD *>(result0), sD}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 1, 2, 8);
+  args.scheduler.splits = 4;
+  args.scheduler.decomposition_mode = cutlass::gemm::kernel::detail::DecompositionMode::SplitK;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   size_t offsets[1];
   main_k0_partials(m, n, offsets);
   char *partials = static_cast<char *>(workspace) + gemmBytes;
   args.epilogue.thread = {{}, {}, {}, {partials + offsets[0], 0.f}, {}};
-  args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+  args.hw_info.sm_count = coda::rt::smCount();
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
   // Combine the partials of every row (column) in tile order: deterministic.
@@ -205,7 +206,9 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
 extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
   using G = main_k0_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 1, 2, 8);
+  args.scheduler.splits = 4;
+  args.scheduler.decomposition_mode = cutlass::gemm::kernel::detail::DecompositionMode::SplitK;
   size_t offsets[1];
   return coda_round_up(G::get_workspace_size(args)) + main_k0_partials(m, n, offsets);
 }
@@ -250,19 +253,19 @@ template <int F> struct main_k1_v0 {
 // coda-tuning-key: 1x28672x4096:bf16:nt:contract:row-f32:store-bf16:ops20
 // configuration: 64x256x64 cluster 1x2 pingpong raster heuristic epilogue 64x64 (analytic model)
 // model inputs: epilogue 1.0 bytes and 20 fp32 ops per element (16 with div.full.f32)
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.047 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.060 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.067 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.123 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.025 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.049 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.049 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1, "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic"} model 0.024 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.024 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.059 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.066 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.121 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1, "epilogue_n": 64} model 0.054 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic"} model 0.054 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.054 ms
 struct main_k1_kernel {
   using TileShape = cute::Shape<cute::_64, cute::_256, cute::_64>;
   using ClusterShape = cute::Shape<cute::_1, cute::_2, cute::_1>;
@@ -366,30 +369,28 @@ template <int F> struct main_k2_v0 {
 
 // main_k2: A · Bᵀ; results: #0 store (TMA store).
 // coda-tuning-key: 1x4096x14336:bf16:nt:plain:matrix-bf16:store-bf16:ops5
-// configuration: 128x128x64 cluster 2x1 pingpong raster heuristic epilogue 64x64 (analytic model)
+// configuration: 128x128x64 cluster 1x2 cooperative raster heuristic split 4 (analytic model)
 // model inputs: epilogue 4.0 bytes and 5 fp32 ops per element
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.029 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "splits": 8} model 0.041 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.053 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.083 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.085 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.092 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.162 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.166 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.083 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.083 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.085 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m", "epilogue_n": 64} model 0.083 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "epilogue_n": 64} model 0.083 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1, "epilogue_n": 64} model 0.083 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.083 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.029 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.057 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "splits": 4} model 0.057 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_m", "splits": 4} model 0.029 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "splits": 4} model 0.029 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "splits": 4} model 0.029 ms
 struct main_k2_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
-  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
+  using ClusterShape = cute::Shape<cute::_1, cute::_2, cute::_1>;
   static constexpr int kTileM = 128, kTileN = 128;
-  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
-  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
+  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
   using ElementIn = cutlass::bfloat16_t;
   using ElementD = cutlass::bfloat16_t;
   static constexpr int kAlignD = 16 / sizeof(ElementD);
-  using EpilogueTile = cute::Shape<cute::_64, cute::_64>;
   using LayoutA = cutlass::layout::RowMajor; // A is [M, K]
   using LayoutB = cutlass::layout::ColumnMajor; // B is [N, K]
   using LayoutD = cutlass::layout::RowMajor;
@@ -403,7 +404,7 @@ struct main_k2_kernel {
       cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>>;  // 2
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
       ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
@@ -413,7 +414,7 @@ struct main_k2_kernel {
           sizeof(typename CollectiveEpilogue::SharedStorage))>,
       MainloopSchedule>::CollectiveOp;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
-      CollectiveMainloop, CollectiveEpilogue>;
+      CollectiveMainloop, CollectiveEpilogue, cutlass::gemm::StreamKScheduler>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
 
@@ -439,10 +440,12 @@ extern "C" int main_k2(const void *a, const void *b, const void *operand0, void 
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, static_cast<const K::ElementC *>(operand0), sC, static_cast<K::ElementD *>(result0), sD}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 1, 2, 8);
+  args.scheduler.splits = 4;
+  args.scheduler.decomposition_mode = cutlass::gemm::kernel::detail::DecompositionMode::SplitK;
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{}, {}, {}};
-  args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
+  args.hw_info.sm_count = coda::rt::smCount();
   if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
@@ -452,7 +455,9 @@ extern "C" int main_k2(const void *a, const void *b, const void *operand0, void 
 extern "C" size_t main_k2_workspace_size(int m, int n, int k) {
   using G = main_k2_kernel::Gemm;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
-  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 1, 2, 8);
+  args.scheduler.splits = 4;
+  args.scheduler.decomposition_mode = cutlass::gemm::kernel::detail::DecompositionMode::SplitK;
   return coda_round_up(G::get_workspace_size(args));
 }
 

@@ -114,18 +114,18 @@ template <int F> struct main_k0_v0 {
 // coda-tuning-key: 1x6144x4096:bf16:nt:rotate-halves128:tiled128-bf16,tiled128-bf16,row-f32:store-bf16:ops30
 // configuration: 128x128x64 cluster 2x1 pingpong raster along_n (analytic model)
 // model inputs: epilogue 2.0 bytes and 30 fp32 ops per element (28 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.035 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.035 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.040 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.073 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.074 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "along_n"} model 0.035 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_n"} model 0.035 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "along_n"} model 0.035 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.035 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m"} model 0.035 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "swizzle": 1} model 0.035 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "division": "full"} model 0.035 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.034 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.034 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.039 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.071 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.072 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "pingpong", "raster": "along_n"} model 0.034 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "pingpong", "raster": "along_n"} model 0.034 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "pingpong", "raster": "along_n"} model 0.034 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.034 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m"} model 0.034 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "swizzle": 1} model 0.034 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n", "division": "full"} model 0.034 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;

@@ -108,18 +108,18 @@ template <int F> struct main_k0_v0 {
 // coda-tuning-key: 16x192x64:bf16:nt:contract:col-bf16:store-bf16:ops20
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 1.0 bytes and 20 fp32 ops per element (18 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.020 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.020 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.019 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.019 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.024 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.010 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.009 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -225,17 +225,17 @@ template <int F> struct main_k1_v0 {
 // coda-tuning-key: 16x64x96:bf16:nt:plain:col-bf16:store-bf16:ops5
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 5 fp32 ops per element
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.007 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.007 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.008 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.004 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.004 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.004 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.006 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.006 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.003 ms
 struct main_k1_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;

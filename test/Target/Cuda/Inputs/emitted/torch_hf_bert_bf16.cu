@@ -94,17 +94,17 @@ template <int F> struct main_k0_v0 {
 // coda-tuning-key: 16x192x64:bf16:nt:plain:col-bf16,col-bf16,col-bf16:store-bf16:ops15
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 2.0 bytes and 15 fp32 ops per element
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.009 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.017 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.017 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.018 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.018 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.009 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.009 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.009 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.009 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.009 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.015 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.016 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.017 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.017 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.008 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.008 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.008 ms
 struct main_k0_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -240,17 +240,17 @@ template <int F> struct main_k1_v2 {
 // coda-tuning-key: 16x64x64:bf16:nt:plain:col-bf16,matrix-bf16:store-bf16,reduce_row_sumsq-f32,reduce_row_sum-f32:ops22
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 22 fp32 ops per element
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.026 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.027 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.027 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.013 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.011 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.022 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64} model 0.023 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.026 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.026 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.011 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.011 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.011 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.011 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.011 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.011 ms
 struct main_k1_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -404,18 +404,18 @@ template <int F> struct main_k2_v0 {
 // coda-tuning-key: 16x256x64:bf16:nt:plain:col-f32,col-f32,col-bf16,row-f32,row-f32:store-bf16:ops62
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 62 fp32 ops per element (50 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.051 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.051 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.072 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.072 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.026 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.026 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.049 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.050 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.071 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.071 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.025 ms
 struct main_k2_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -570,17 +570,17 @@ template <int F> struct main_k3_v2 {
 // coda-tuning-key: 16x64x256:bf16:nt:plain:col-bf16,matrix-bf16,row-f32,row-f32,col-bf16,col-bf16:store-f32,reduce_row_sumsq-f32,reduce_row_sum-f32:ops107
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 6.0 bytes and 107 fp32 ops per element
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.056 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.112 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.112 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.126 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.126 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.056 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.056 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.056 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.056 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.056 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.056 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.054 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.107 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.108 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.123 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.124 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.054 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.054 ms
 struct main_k3_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;

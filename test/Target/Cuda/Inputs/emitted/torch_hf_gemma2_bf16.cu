@@ -115,10 +115,10 @@ template <int F> struct main_k0_v0 {
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 2.0 bytes and 27 fp32 ops per element (25 with div.full.f32)
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.027 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.027 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.032 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.032 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.025 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.031 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.031 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.013 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.013 ms
@@ -255,17 +255,17 @@ template <int F> struct main_k1_v1 {
 // coda-tuning-key: 16x64x64:bf16:nt:plain:-:store-f32,reduce_row_sum-f32:ops11
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 11 fp32 ops per element
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.014 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.014 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.015 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.015 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.008 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.012 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.012 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.013 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.006 ms
 struct main_k1_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -406,18 +406,18 @@ template <int F> struct main_k2_v0 {
 // coda-tuning-key: 16x192x64:bf16:nt:contract:row-f32:store-bf16:ops20
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic division full (analytic model)
 // model inputs: epilogue 1.0 bytes and 20 fp32 ops per element (18 with div.full.f32)
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.019 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.019 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.018 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "epilogue_n": 64, "division": "full"} model 0.018 ms
 // coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.023 ms
 // coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "epilogue_n": 64} model 0.023 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.010 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.010 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n", "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1, "division": "full"} model 0.009 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.009 ms
 struct main_k2_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
@@ -549,17 +549,17 @@ template <int F> struct main_k3_v1 {
 // coda-tuning-key: 16x64x96:bf16:nt:plain:-:store-f32,reduce_row_sum-f32:ops11
 // configuration: 128x128x64 cluster 2x1 cooperative raster heuristic (analytic model)
 // model inputs: epilogue 4.0 bytes and 11 fp32 ops per element
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.014 ms
-// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.014 ms
-// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.015 ms
-// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.015 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.008 ms
-// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.008 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [256, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.012 ms
+// coda-candidate: {"tile": [128, 256, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.012 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.013 ms
+// coda-candidate: {"tile": [64, 256, 64], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.013 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.006 ms
+// coda-candidate: {"tile": [128, 128, 64], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.006 ms
 struct main_k3_kernel {
   using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
   using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
