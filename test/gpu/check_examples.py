@@ -39,7 +39,7 @@ SMALL = [(7, 264, 136)]
 UNALIGNED = [(8, 7, 64), (8, 64, 129), (8, 64, 1)]
 # Shapes one example must refuse besides: the N/2 columns a pairwise contract stores by TMA
 # (tma-contract) are 16-byte rows only for N a multiple of 16.
-REFUSED = {"swiglu": [(8, 24, 64)]}
+REFUSED = {"swiglu": [(8, 24, 64)], "swiglu_split": [(8, 24, 64)]}
 
 
 def bf16(*shape):
@@ -59,6 +59,12 @@ def gelu_tanh(z):
 def bias_gelu(m, n, k):
     x, w, b, s = bf16(m, k), bf16(n, k), bf16(n), torch.rand(m, device="cuda")
     return (x, w, b, s), [gelu_tanh(acc_of(x, w) + b.float()) * s[:, None]]
+
+
+def bias_gelu_f32(m, n, k):
+    """fp32 inputs, bias and result: the product on TF32 wgmma, against fp32 PyTorch."""
+    x, w, b = (torch.randn(*shape, device="cuda") for shape in [(m, k), (n, k), (n,)])
+    return (x, w, b), [gelu_tanh(x @ w.t() + b)]
 
 
 def down_residual(m, n, k):
@@ -140,7 +146,7 @@ def layernorm_qkv(m=256, n=768, k=512):
     return (x, w, wsum), [r[:, None] * (acc_of(x, w) - mean[:, None] * wsum[None, :])]
 
 
-EXAMPLES = {f.__name__: f for f in [bias_gelu, down_residual, residual_rmsnorm, swiglu, rope,
+EXAMPLES = {f.__name__: f for f in [bias_gelu, bias_gelu_f32, down_residual, residual_rmsnorm, swiglu, rope,
                                     rope_halves, lm_head_ce, pre_post_activation, expand,
                                     relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
@@ -239,7 +245,7 @@ def adapt(name, shape):
     m, n, k = shape
     if name == "rope_halves":
         n = max(128, n // 128 * 128)
-    if name == "swiglu":
+    if name in ("swiglu", "swiglu_split"):
         n = (n + 15) // 16 * 16
     return m, n, k
 

@@ -119,8 +119,8 @@ static KernelConfig::Raster rasterFor(const KernelProblem &p, const KernelConfig
   if (p.rowsAhead)
     return heuristic == KernelConfig::Raster::AlongN ? KernelConfig::Raster::Heuristic
                                                      : KernelConfig::Raster::AlongN;
-  constexpr double bytes = 2, clearly = 1.5;
-  double a = double(p.m) * p.k * bytes, b = double(p.n) * p.k * bytes;
+  constexpr double clearly = 1.5;
+  double a = double(p.m) * p.k * p.inputBytes, b = double(p.n) * p.k * p.inputBytes;
   if (a + b <= l2)
     return KernelConfig::Raster::Heuristic;
   // The swizzle the launcher takes: the largest power of two up to c.swizzle that divides both
@@ -158,7 +158,10 @@ const GpuTarget *mlir::coda::lookupGpuTarget(StringRef name) {
 SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const KernelProblem &p,
                                                                      const GpuTarget *target) {
   const GpuTarget &gpu = target ? *target : gpuTargets().front();
-  const double sms = gpu.sms, peak = gpu.peakFlops, hbm = gpu.memoryBandwidth, clock = gpu.clock;
+  const double sms = gpu.sms, hbm = gpu.memoryBandwidth, clock = gpu.clock;
+  // TF32 wgmma runs at half the 16-bit rate; its K step of 32 holds as many bytes as 64.
+  const double peak = p.inputBytes == 4 ? gpu.peakFlops / 2 : gpu.peakFlops;
+  const int tileK = 128 / p.inputBytes;
   const double cooperativeOpsPerClock = gpu.cooperativeOpsPerClock,
                pingpongOpsPerClock = gpu.pingpongOpsPerClock;
   // No kernel reads and writes faster than a copy: about 90 % of HBM's peak.
@@ -166,10 +169,10 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
   // The bytes every configuration moves at least once: A, B and the epilogue's traffic. At
   // decode-sized M this floor (the weights) is the kernel's time, and what ranks the
   // configurations is how close their tiles' own time comes to it.
-  double floor = (double(p.m) * p.k * 2 + double(p.n) * p.k * 2 +
+  double floor = (double(p.m) * p.k * p.inputBytes + double(p.n) * p.k * p.inputBytes +
                   double(p.m) * p.n * p.epilogueBytesPerElement) /
                  (hbm * copyFraction);
-  double kTiles = std::ceil(double(p.k) / 64);
+  double kTiles = std::ceil(double(p.k) / tileK);
   // 2x1 first: it wins ties (an epilogue-bound ping-pong), and its multicast halves B's loads.
   // 2x2 multicasts both operands; the model cannot weigh the L2 traffic that saves (stage 2
   // times it), so 2x2 only ever ties 2x1 or loses to its rounding.
@@ -190,6 +193,7 @@ SmallVector<std::pair<KernelConfig, double>> mlir::coda::rankConfigs(const Kerne
         KernelConfig config;
         config.tileM = s.m;
         config.tileN = s.n;
+        config.tileK = tileK;
         config.clusterM = c[0];
         config.clusterN = c[1];
         config.pingpong = s.pingpong;
@@ -297,7 +301,8 @@ llvm::Expected<TuningDb> mlir::coda::loadTuningDb(StringRef path) {
     bool known = false;
     for (auto &[candidate, ms] : rankConfigs({256, 256, 256, 0}))
       known |= candidate.tileM == config.tileM && candidate.tileN == config.tileN &&
-               candidate.pingpong == config.pingpong && config.tileK == 64 &&
+               candidate.pingpong == config.pingpong &&
+               (config.tileK == 64 || config.tileK == 32) &&
                candidate.clusterM == config.clusterM && candidate.clusterN == config.clusterN;
     if (!known)
       return bad("entry '" + key.str() + "': " + config.str() +

@@ -16,18 +16,6 @@ func.func @batched(%x: tensor<2x8x16xbf16>, %w: tensor<2x16x32xbf16>) -> tensor<
 
 // -----
 
-func.func @f32_inputs(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> tensor<8x32xf32> {
-  // expected-error @+1 {{the CUDA backend needs bf16 or f16 inputs, got 'f32'}}
-  %0 = coda.gemm %x, %w : tensor<8x16xf32>, tensor<16x32xf32>
-      -> (store tensor<8x32xf32>)
-      epilogue(%a: f32, %i: index, %j: index) {
-    coda.yield %a : f32
-  }
-  return %0 : tensor<8x32xf32>
-}
-
-// -----
-
 func.func @expand_reduce(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>) -> tensor<8xf32> {
   // expected-error @+1 {{result #0: reductions of pairwise(expand) epilogues are not supported by the CUDA backend}}
   %0 = coda.gemm %x, %w pairwise(expand) : tensor<8x16xbf16>, tensor<16x32xbf16>

@@ -101,6 +101,9 @@ struct KernelProblem {
   /// epilogueOpsPerElement with the epilogue's divisions through div.full.f32, where they may
   /// be (every result stored 16-bit); 0: no such division.
   double epilogueOpsFullDivision = 0;
+  /// Bytes of an A or B element: 2 (bf16, f16) or 4 (f32, multiplied as TF32 at half the
+  /// bf16 peak, in K steps of 32 so that a stage holds as many bytes).
+  int inputBytes = 2;
 };
 
 /// Whether some CTA tile the backend emits is `n` columns wide.

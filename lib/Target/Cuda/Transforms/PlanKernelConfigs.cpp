@@ -42,8 +42,9 @@ static FailureOr<SmallVector<ResultSink>> chooseSinks(GemmOp op, const Paths &pa
   if (op.isBatched())
     return op.emitOpError("batched products are not supported by the CUDA backend yet"), failure();
   Type inElem = elementOf(op.getA());
-  if (!isHalf(inElem))
-    return op.emitOpError("the CUDA backend needs bf16 or f16 inputs, got ") << inElem, failure();
+  if (!isHalf(inElem) && !inElem.isF32())
+    return op.emitOpError("the CUDA backend needs bf16, f16 or f32 (TF32) inputs, got ") << inElem,
+           failure();
   // Integer operands (labels) reach the epilogue as fp32, exact below 2^24.
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i) {
     Type elem = elementOf(op.getExtras()[i]);
@@ -287,7 +288,8 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
     plain &= op.getRole(i) != OperandRole::Tiled;
   SmallVector<std::pair<KernelConfig, double>> ranked =
       rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, plain,
-                   op->hasAttr(kAwaitsRowsAttr), opsFull},
+                   op->hasAttr(kAwaitsRowsAttr), opsFull,
+                   elementOf(op.getA()).isF32() ? 4 : 2},
                   &target);
 
   std::string key = tuningKey(op, ops);
