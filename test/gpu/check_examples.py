@@ -156,6 +156,9 @@ EXAMPLES["bias_gelu_adapter_launch"] = bias_gelu  # launched by CUTLASS's adapte
 # splits outnumber the k-tiles.
 for _name in ["residual_rmsnorm", "swiglu", "lm_head_ce"]:
     EXAMPLES[f"{_name}_split"] = EXAMPLES[_name]
+# A launcher that dispatches on M (--m-dispatch=64): at M <= 64 a split-K configuration
+# (test/gpu/dispatch.json's entry for M 64), the example's own configuration above.
+EXAMPLES["residual_rmsnorm_dispatch"] = residual_rmsnorm
 
 
 def rmsnorm_block():
@@ -254,6 +257,8 @@ def adapt(name, shape):
 VARIANTS = {"swiglu_threads": ("swiglu", ["--cuda-without=tma-contract"]),
             "bias_gelu_adapter_launch": ("bias_gelu", ["--cuda-without=direct-launch"]),
             "rmsnorm_block_adapter_launch": ("rmsnorm_block", ["--cuda-without=direct-launch"])}
+VARIANTS["residual_rmsnorm_dispatch"] = (
+    "residual_rmsnorm", ["--m-dispatch=64", "--tuning-db=" + os.path.join(ROOT, "test", "gpu", "dispatch.json")])
 VARIANTS.update({f"{name}_split": (name, ["--tuning-db=" + os.path.join(ROOT, "test", "gpu", "split-k.json")])
                  for name in ["residual_rmsnorm", "swiglu", "lm_head_ce"]})
 

@@ -73,7 +73,10 @@ public:
   LogicalResult emitModule(ModuleOp module);
 
 private:
+  /// One kernel per configuration of `op` (its own, or one per range of M of its
+  /// coda.dispatch, then a launcher that picks by M).
   LogicalResult emitKernel(GemmOp op, StringRef name);
+  LogicalResult emitKernelOfConfig(GemmOp op, StringRef name);
   FailureOr<KernelPlan> planKernel(GemmOp op);
   void emitConfigComments(GemmOp op, const KernelConfig &config, raw_ostream &out);
   LogicalResult emitEpilogueFunction(GemmOp op, StringRef name, const KernelConfig &config);

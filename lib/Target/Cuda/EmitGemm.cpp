@@ -113,6 +113,84 @@ void CudaEmitter::emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan 
 }
 
 LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
+  auto dispatch = op->getAttrOfType<ArrayAttr>(kDispatchAttr);
+  if (!dispatch)
+    return emitKernelOfConfig(op, name);
+  if (op->hasAttr(kAwaitsRowsAttr))
+    return op.emitOpError("a kernel that awaits a row reduction's rows cannot dispatch on M: "
+                          "the hand-off follows one configuration's tile order");
+  // The ranges of M (lo, hi], hi 0 for the last; neighbours with one configuration merged.
+  struct Range {
+    int64_t lo, hi, planned;
+    KernelConfigAttr kernel;
+  };
+  SmallVector<Range> ranges;
+  int64_t lo = 0;
+  for (auto entry : dispatch.getAsRange<DictionaryAttr>()) {
+    auto maxM = entry.getAs<IntegerAttr>("max_m");
+    Range range{lo, maxM ? maxM.getInt() : 0, entry.getAs<IntegerAttr>("planned_m").getInt(),
+                entry.getAs<KernelConfigAttr>("kernel")};
+    if (!ranges.empty() && ranges.back().kernel == range.kernel)
+      ranges.back().hi = range.hi;
+    else
+      ranges.push_back(range);
+    lo = range.hi;
+  }
+  KernelConfigAttr own = getKernelConfig(op);
+  Attribute tuning = op->getAttr(kTuningAttr);
+  Builder b(op.getContext());
+  auto variantName = [&](const Range &r) {
+    return (name + "_m" + Twine(r.lo + 1) + (r.hi ? "_" + Twine(r.hi) : Twine("_up"))).str();
+  };
+  LogicalResult emitted = success();
+  for (const Range &r : ranges) {
+    op->setAttr(KernelConfigAttr::getAttrName(), r.kernel);
+    // The kernel's own configuration keeps its reasons; another was planned at another M.
+    if (r.kernel == own && tuning)
+      op->setAttr(kTuningAttr, tuning);
+    else
+      op->setAttr(kTuningAttr,
+                  b.getDictionaryAttr(
+                      {b.getNamedAttr("chosen_by", b.getStringAttr("dispatch")),
+                       b.getNamedAttr("planned_m", b.getI64IntegerAttr(r.planned))}));
+    if (failed(emitKernelOfConfig(op, variantName(r)))) {
+      emitted = failure();
+      break;
+    }
+  }
+  op->setAttr(KernelConfigAttr::getAttrName(), own);
+  if (tuning)
+    op->setAttr(kTuningAttr, tuning);
+  else
+    op->removeAttr(kTuningAttr);
+  if (failed(emitted))
+    return failure();
+
+  // The launcher and workspace size the function launchers and the binding call: the
+  // configuration of the range M falls in.
+  SmallVector<std::string> params = launcherParams(op), args;
+  for (const std::string &p : params)
+    args.push_back(p.substr(p.find_last_of(" *") + 1));
+  auto emitDispatch = [&](StringRef suffix, StringRef callArgs) {
+    for (const Range &r : ranges) {
+      os << "  " << (r.hi ? "if (m <= " + std::to_string(r.hi) + ") " : std::string())
+         << "return " << variantName(r) << suffix << "(" << callArgs << ");\n";
+    }
+    os << "}\n\n";
+  };
+  os << "// Runs " << name << " in the configuration planned for the range of M it is called "
+     << "with. Returns a coda_status.\n";
+  os << "extern \"C\" int " << name << "(";
+  llvm::interleaveComma(params, os);
+  os << ") {\n";
+  emitDispatch("", llvm::join(args, ", "));
+  os << "// Bytes of device memory " << name << " needs as its workspace at this M.\n";
+  os << "extern \"C\" size_t " << name << "_workspace_size(int m, int n, int k) {\n";
+  emitDispatch("_workspace_size", "m, n, k");
+  return success();
+}
+
+LogicalResult CudaEmitter::emitKernelOfConfig(GemmOp op, StringRef name) {
   FailureOr<KernelPlan> planned = planKernel(op);
   if (failed(planned))
     return failure();

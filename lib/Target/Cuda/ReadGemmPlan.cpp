@@ -99,10 +99,13 @@ void CudaEmitter::emitConfigComments(GemmOp op, const KernelConfig &config, raw_
   };
   if (!text("key").empty())
     out << "// coda-tuning-key: " << text("key") << "\n";
+  auto planned = tuning ? tuning.getAs<IntegerAttr>("planned_m") : IntegerAttr();
   out << "// configuration: " << config.str()
       << (text("chosen_by") == "database" ? " (tuning database)"
-          : tuning                        ? " (analytic model)"
-                                          : " (given in the IR)")
+          : text("chosen_by") == "dispatch"
+              ? " (for its range of M, planned at M " + std::to_string(planned.getInt()) + ")"
+          : tuning ? " (analytic model)"
+                   : " (given in the IR)")
       << "\n";
   if (!text("model_inputs").empty())
     out << "// model inputs: " << text("model_inputs") << "\n";

@@ -43,6 +43,13 @@ void mlir::coda::registerToCudaTranslation() {
           "waves of tiles. direct-launch: CUTLASS kernels are launched by its "
           "GemmUniversalAdapter instead of coda's host path"),
       llvm::cl::value_desc("path,..."), llvm::cl::CommaSeparated);
+  static llvm::cl::list<int64_t> dispatch(
+      "m-dispatch",
+      llvm::cl::desc("With --coda-to-cuda: bounds of M, ascending, comma-separated (e.g. "
+                     "64,1024): each kernel's launcher carries a configuration per range of M "
+                     "and picks by the M it is called with, so that one file serves decode- and "
+                     "prefill-sized calls (each configuration is one more kernel to compile)"),
+      llvm::cl::value_desc("m,..."), llvm::cl::CommaSeparated);
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
@@ -57,6 +64,7 @@ void mlir::coda::registerToCudaTranslation() {
         options.target = target;
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
+        options.dispatch.assign(dispatch.begin(), dispatch.end());
         for (const std::string &path : without) {
           if (path == "direct-launch") {
             options.directLaunch = false;

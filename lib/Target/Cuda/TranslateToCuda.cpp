@@ -196,6 +196,7 @@ LogicalResult mlir::coda::translateToCuda(Operation *op, raw_ostream &os,
   plan.target = options.target;
   plan.tuningDb = options.tuningDb;
   plan.without = options.without;
+  plan.dispatch = options.dispatch;
   buildCodaPlanCudaPipeline(pm, plan);
   if (failed(pm.run(module)))
     return failure();

@@ -64,6 +64,9 @@ int64_t awaitedRowBlocks(GemmOp consumer);
 
 /// On a coda.gemm: how its configuration was chosen (dictionary; comments in the .cu file).
 constexpr StringLiteral kTuningAttr = "coda.tuning";
+/// On a coda.gemm: the configurations its launcher picks from by M, ascending ranges (array of
+/// {max_m (absent for the last range), planned_m, kernel = #coda.kernel<...>}).
+constexpr StringLiteral kDispatchAttr = "coda.dispatch";
 
 /// How one output of a reduction generic folds in a value: out = combine(value, out).
 struct WarpCombine {

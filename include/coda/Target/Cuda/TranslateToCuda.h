@@ -25,6 +25,8 @@ struct CudaEmitterOptions {
   std::string target = "h200";
   std::string tuningDb;
   std::vector<std::string> without;
+  /// Bounds of M at which each kernel's launcher switches configuration (none: one).
+  std::vector<int64_t> dispatch;
 };
 
 /// Checks that every statically shaped tensor of `module`'s functions has sizes the CUDA

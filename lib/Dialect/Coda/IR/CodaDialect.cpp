@@ -56,6 +56,36 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
                                << " through TMA, which is not a tiled operand";
     return success();
   }
+  if (name == "coda.dispatch") {
+    // [{max_m, planned_m, kernel}, ..., {planned_m, kernel}]: ranges of M, ascending, the last
+    // unbounded; each kernel with the op's stores.
+    auto gemm = dyn_cast<GemmOp>(op);
+    auto entries = dyn_cast<ArrayAttr>(attr.getValue());
+    auto bad = [&]() {
+      return op->emitError() << "'coda.dispatch' is a non-empty array of {max_m, planned_m, "
+                                "kernel} on a coda.gemm, max_m ascending and absent on the last";
+    };
+    if (!gemm || !entries || entries.empty())
+      return bad();
+    int64_t previous = 0;
+    for (auto [i, entry] : llvm::enumerate(entries)) {
+      auto fields = dyn_cast<DictionaryAttr>(entry);
+      auto kernel = fields ? fields.getAs<KernelConfigAttr>("kernel") : KernelConfigAttr();
+      auto planned = fields ? fields.getAs<IntegerAttr>("planned_m") : IntegerAttr();
+      auto maxM = fields ? fields.getAs<IntegerAttr>("max_m") : IntegerAttr();
+      bool last = i + 1 == entries.size();
+      if (!kernel || !planned || planned.getInt() < 1 || bool(maxM) == last ||
+          (maxM && maxM.getInt() <= previous))
+        return bad();
+      if (maxM)
+        previous = maxM.getInt();
+      if (kernel.getStores().size() != gemm->getNumResults())
+        return op->emitError() << "'coda.dispatch' entry #" << i << " lists "
+                               << kernel.getStores().size() << " stores for "
+                               << gemm->getNumResults() << " results";
+    }
+    return success();
+  }
   if (name == "coda.tuning") {
     if (!isa<GemmOp>(op) || !isa<DictionaryAttr>(attr.getValue()))
       return op->emitError() << "'coda.tuning' is a dictionary on a coda.gemm";

@@ -171,10 +171,10 @@ static double epilogueOpsPerElement(GemmOp op, ArrayRef<ResultSink> sinks, bool 
 /// epilogue operand's role and element type (a table's period); each result's mode and
 /// element type; and the epilogue's fp32 operations per element. For example
 /// "8192x28672x4096:bf16:nt:contract:-:store-bf16:ops16".
-static std::string tuningKey(GemmOp op, double opsPerElement) {
+static std::string tuningKey(GemmOp op, int64_t m, double opsPerElement) {
   std::string key;
   llvm::raw_string_ostream os(key);
-  os << op.getM() << "x" << op.getN() << "x" << op.getK() << ":" << elementOf(op.getA()) << ":"
+  os << m << "x" << op.getN() << "x" << op.getK() << ":" << elementOf(op.getA()) << ":"
      << (op.getTransposeA() ? "t" : "n") << (op.getTransposeB() ? "t" : "n") << ":";
   if (std::optional<PairwiseMode> mode = op.getPairwise())
     os << stringifyPairwiseMode(*mode);
@@ -259,7 +259,7 @@ stage2Candidates(ArrayRef<std::pair<KernelConfig, double>> ranked, bool divides)
 /// Plans `op`: its sinks, configuration and TMA tables into `coda.kernel`, the reasons into
 /// `coda.tuning`.
 static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const TuningDb &db,
-                                const Paths &paths) {
+                                const Paths &paths, ArrayRef<int64_t> dispatch) {
   FailureOr<SmallVector<ResultSink>> sinks = chooseSinks(op, paths);
   if (failed(sinks))
     return failure();
@@ -286,36 +286,68 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
               isHalf(elementOf(op->getResult(r))));
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     plain &= op.getRole(i) != OperandRole::Tiled;
-  SmallVector<std::pair<KernelConfig, double>> ranked =
-      rankConfigs({op.getM(), op.getN(), op.getK(), bytes, ops, plain,
-                   op->hasAttr(kAwaitsRowsAttr), opsFull,
-                   elementOf(op.getA()).isF32() ? 4 : 2},
-                  &target);
-
-  std::string key = tuningKey(op, ops);
+  KernelProblem problem{op.getM(), op.getN(), op.getK(), bytes, ops, plain,
+                        op->hasAttr(kAwaitsRowsAttr), opsFull,
+                        elementOf(op.getA()).isF32() ? 4 : 2};
   // A HalvesStore tiles the result in whole heads: the CTA tile's N is a multiple of the head,
   // in the model's ranking and in a database entry alike.
   std::optional<int64_t> head;
   if (llvm::is_contained(*sinks, ResultSink::Halves))
     head = *op.getHalves();
-  if (head)
-    llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
-  auto it = db.find(key);
-  if (it != db.end() && head && it->second.tileN % *head != 0)
-    it = db.end();
-  // A row hand-off follows the persistent scheduler's tile order, which split-K's is not.
-  if (it != db.end() && it->second.splits > 1 && op->hasAttr(kAwaitsRowsAttr))
-    it = db.end();
-  bool fromDb = it != db.end();
-  KernelConfig chosen = fromDb ? it->second : ranked.front().first;
-
-  SmallVector<int64_t> tables;
-  for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
-    if (paths.tmaTables && tableByTma(op, i, chosen))
-      tables.push_back(i);
+  // The configuration for M rows: the database's entry for the kernel's key at that M, else
+  // the model's best; and whether it came from the database.
+  auto choose = [&](int64_t m, SmallVector<std::pair<KernelConfig, double>> &ranked) {
+    KernelProblem p = problem;
+    p.m = m;
+    ranked = rankConfigs(p, &target);
+    if (head)
+      llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
+    auto it = db.find(tuningKey(op, m, ops));
+    if (it != db.end() && head && it->second.tileN % *head != 0)
+      it = db.end();
+    // A row hand-off follows the persistent scheduler's tile order, which split-K's is not.
+    if (it != db.end() && it->second.splits > 1 && op->hasAttr(kAwaitsRowsAttr))
+      it = db.end();
+    return it != db.end() ? std::make_pair(it->second, true)
+                          : std::make_pair(ranked.front().first, false);
+  };
+  SmallVector<std::pair<KernelConfig, double>> ranked;
+  auto [chosen, fromDb] = choose(op.getM(), ranked);
+  std::string key = tuningKey(op, op.getM(), ops);
   MLIRContext *context = op.getContext();
-  op->setAttr(KernelConfigAttr::getAttrName(),
-              toKernelConfigAttr(context, chosen, *sinks, tables, paths.wholeWaves));
+  auto attrOf = [&](const KernelConfig &config) {
+    SmallVector<int64_t> tables;
+    for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+      if (paths.tmaTables && tableByTma(op, i, config))
+        tables.push_back(i);
+    return toKernelConfigAttr(context, config, *sinks, tables, paths.wholeWaves);
+  };
+  KernelConfigAttr chosenAttr = attrOf(chosen);
+  op->setAttr(KernelConfigAttr::getAttrName(), chosenAttr);
+
+  // Runtime dispatch on M: a configuration per range, the kernel's own in its own range.
+  if (!dispatch.empty() && !op->hasAttr(kAwaitsRowsAttr)) {
+    Builder b(context);
+    SmallVector<Attribute> entries;
+    bool differs = false;
+    for (size_t r = 0; r <= dispatch.size(); ++r) {
+      int64_t lo = r ? dispatch[r - 1] : 0;
+      bool last = r == dispatch.size();
+      int64_t hi = last ? std::max<int64_t>(8192, 2 * lo) : dispatch[r];
+      bool own = op.getM() > lo && (last || op.getM() <= hi);
+      int64_t planned = own ? op.getM() : hi;
+      SmallVector<std::pair<KernelConfig, double>> unused;
+      KernelConfigAttr attr = own ? chosenAttr : attrOf(choose(planned, unused).first);
+      differs |= attr != chosenAttr;
+      SmallVector<NamedAttribute> fields{b.getNamedAttr("kernel", attr),
+                                         b.getNamedAttr("planned_m", b.getI64IntegerAttr(planned))};
+      if (!last)
+        fields.push_back(b.getNamedAttr("max_m", b.getI64IntegerAttr(hi)));
+      entries.push_back(b.getDictionaryAttr(fields));
+    }
+    if (differs)
+      op->setAttr(kDispatchAttr, b.getArrayAttr(entries));
+  }
 
   std::string inputs = llvm::formatv("epilogue {0:f1} bytes and {1:f0} fp32 ops per element",
                                      bytes, ops);
@@ -375,10 +407,17 @@ struct PlanKernelConfigsPass
       }
       db = std::move(*loaded);
     }
+    SmallVector<int64_t> bounds(dispatch.begin(), dispatch.end());
+    for (size_t i = 0; i < bounds.size(); ++i)
+      if (bounds[i] < 1 || (i && bounds[i] <= bounds[i - 1])) {
+        emitError(module.getLoc(), "dispatch: bounds of M must be positive and ascending, got ")
+            << bounds[i] << (i ? " after " + std::to_string(bounds[i - 1]) : std::string());
+        return signalPassFailure();
+      }
     WalkResult result = module.walk([&](GemmOp op) {
       if (getKernelConfig(op))
         return WalkResult::advance();
-      return failed(planKernel(op, *gpu, db, paths)) ? WalkResult::interrupt()
+      return failed(planKernel(op, *gpu, db, paths, bounds)) ? WalkResult::interrupt()
                                                      : WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -24,6 +24,7 @@ void mlir::coda::buildCodaPlanCudaPipeline(OpPassManager &pm,
   configs.target = options.target;
   configs.tuningDb = options.tuningDb;
   configs.without = without;
+  configs.dispatch.assign(options.dispatch.begin(), options.dispatch.end());
   pm.addPass(createCodaPlanKernelConfigs(configs));
   pm.addNestedPass<func::FuncOp>(createCodaScheduleLaunches());
   pm.addNestedPass<func::FuncOp>(createCodaPlanWorkspace());

@@ -34,6 +34,9 @@ struct CodaPlanCudaOptions : public PassPipelineOptions<CodaPlanCudaOptions> {
       *this, "without",
       llvm::cl::desc("Default paths to leave out, for A/B runs: tma-halves, tma-contract, "
                      "tma-tables, overlap-rows, whole-waves")};
+  PassOptions::ListOption<int64_t> dispatch{
+      *this, "dispatch",
+      llvm::cl::desc("Bounds of M at which each kernel's launcher switches configuration")};
 };
 
 /// The plan of the CUDA back end, in order: the ops outside kernels as generics, row hand-offs (unless without overlap-rows),

@@ -67,6 +67,14 @@ def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp">
     query row: a few query rows, as in decoding) than on a block-wise one gets `coda.row_wise`
     (`cuda::attentionRowWise`).
 
+    With `dispatch` (bounds of M, e.g. `dispatch=64,1024`), a kernel's launcher carries one
+    configuration per range of M and picks by the M it is called with: `coda.dispatch` lists
+    each range's bound (`max_m`, none for the last) and configuration, planned at the range's
+    largest M (the last at 8192, or twice the last bound if that is larger), the kernel's own
+    range at its own M. It is written where some range's configuration differs from the
+    kernel's own, and not on a kernel that awaits a row reduction's rows (the hand-off follows
+    the configuration's tile order).
+
     `without` turns default paths off for A/B runs: `tma-halves` (a rotation into halves is
     staged and copied), `tma-contract` (a contracted result is stored by each thread),
     `tma-tables` (tables are loaded by each thread), `whole-waves` (one CTA per SM).
@@ -84,6 +92,11 @@ def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp">
     ListOption<"without", "without", "std::string",
                "Default paths to leave out, for A/B runs: tma-halves, tma-contract, "
                "tma-tables, whole-waves">,
+    ListOption<"dispatch", "dispatch", "int64_t",
+               "Bounds of M (ascending) at which each kernel's launcher switches configuration "
+               "(coda.dispatch): one configuration per range, planned for its largest M "
+               "(8192 or twice the last bound for the open range; the kernel's own M in its "
+               "range)">,
   ];
 }
 
