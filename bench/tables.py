@@ -9,7 +9,8 @@ block-<gpu>.json (bench/block.py) as coda's speed-up on the block forward; susta
 attention-<gpu>.json (bench/attention.py) as coda's attention against SDPA and FlexAttention;
 decode-<gpu>.json (bench/decode.py) as decode attention's GB/s and share of the copy bandwidth
 against SDPA, FlexAttention and torch.compile, the append against torch.cat and index_copy_,
-and the whole decode step against torch.compile.
+and the whole decode step against torch.compile; sweep-<gpu>.json (bench/sweep.py) as the
+geomean and worst coda / cuBLAS per family and M, and how often coda beats max-autotune.
 
     python3 bench/tables.py [--results DIR]             # print the Markdown
     python3 bench/tables.py --write docs/benchmarks.md  # replace the text between the markers
@@ -20,6 +21,7 @@ and the whole decode step against torch.compile.
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -43,7 +45,8 @@ def gpu_tags(results):
     `<stem>-<gpu>.json` whose device python/coda/gpus.py names <gpu>."""
     tags = set()
     for path in glob.glob(os.path.join(results, "*.json")):
-        m = re.match(r"(anchors|block|sustained|attention|decode)-(.+)\.json$", os.path.basename(path))
+        m = re.match(r"(anchors|block|sustained|attention|decode|sweep)-(.+)\.json$",
+                     os.path.basename(path))
         if m and gpus.gpu_tag(load(path).get("device", "")) == m.group(2):
             tags.add(m.group(2))
     return sorted(tags, key=lambda t: (t != "h200", t))
@@ -198,6 +201,37 @@ def decode_table(runs):
     return lines
 
 
+def sweep_table(runs):
+    lines = ["**Shape sweep** (`bench/results/sweep-<gpu>.json`, bench/sweep.py; the eight anchor "
+             "cases per family and M, from an idle GPU: geomean and worst coda / cuBLAS GEMM "
+             "alone, with the tuning database and with the analytic model alone, and the cases "
+             "where coda is faster than max-autotune):", "",
+             "| GPU | family | M | cases | coda / GEMM (worst) | analytic / GEMM (worst) | "
+             "faster than max-autotune |", "|---|---|---|---|---|---|---|"]
+    geomean = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))  # noqa: E731
+    for tag, data in runs:
+        label = gpus.gpu_label(data["device"])
+        rows = [r for r in data["cases"] if "coda_ms" in r]
+        for family in sorted({r["family"] for r in rows}):
+            for m in sorted({r["M"] for r in rows if r["family"] == family}):
+                group = [r for r in rows if r["family"] == family and r["M"] == m]
+                tuned = [r["coda_ms"] / r["cublas_ms"] for r in group]
+                analytic = [r["coda_analytic_ms"] / r["cublas_ms"] for r in group]
+                timed = [r for r in group if "max_autotune_ms" in r]
+                wins = sum(r["coda_ms"] < r["max_autotune_ms"] for r in timed)
+                lines.append(f"| {label} | {family} | {m} | {len(group)} | "
+                             f"{geomean(tuned):.3f} ({max(tuned):.3f}) | "
+                             f"{geomean(analytic):.3f} ({max(analytic):.3f}) | "
+                             + (f"{wins} of {len(timed)}" if timed else "—") + " |")
+                label = ""
+        failed = [r for r in data["cases"] if "coda_ms" not in r]
+        if failed:
+            lines.append("")
+            lines += [f"- {gpus.gpu_label(data['device'])}: {r['family']} {r['case']} M {r['M']}: "
+                      f"{r.get('error', 'not measured')}" for r in failed]
+    return lines
+
+
 def render(results):
     def runs(stem):
         files = [(tag, os.path.join(results, f"{stem}-{tag}.json")) for tag in gpu_tags(results)]
@@ -206,7 +240,7 @@ def render(results):
     out = []
     for stem, table in (("anchors", anchors_table), ("block", block_table),
                         ("sustained", sustained_table), ("attention", attention_table),
-                        ("decode", decode_table)):
+                        ("decode", decode_table), ("sweep", sweep_table)):
         if runs(stem):
             out += table(runs(stem)) + [""]
     return "\n".join(out).rstrip() + "\n"

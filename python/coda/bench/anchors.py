@@ -39,18 +39,18 @@ def fuse_and_emit(name, program, args, fuse="--coda-fuse", translate_flags=()):
     return cu
 
 
-def random_inputs(case):
+def random_inputs(case, sizes=programs.ANCHOR):
     def make(*shape):
         return (torch.randn(*shape, device="cuda") * 0.5).to(torch.bfloat16)
 
-    xs = list(programs.inputs(case, programs.ANCHOR, device="cuda", make=make))
+    xs = list(programs.inputs(case, sizes, device="cuda", make=make))
     gamma = {"rmsnorm_qkv": 1, "layernorm_qkv": 1, "residual_rmsnorm": 3}.get(case)
     if gamma is not None:  # norm weights near 1
         xs[gamma] = (1 + 0.1 * torch.randn_like(xs[gamma].float())).to(torch.bfloat16)
     if case == "lm_head_ce":
-        xs[2] = torch.randint(0, programs.ANCHOR["V"], (programs.ANCHOR["M"],), device="cuda")
+        xs[2] = torch.randint(0, sizes["V"], (sizes["M"],), device="cuda")
     if case == "qk_rope":
-        m, hd = programs.ANCHOR["M"], programs.ANCHOR["HD"]
+        m, hd = sizes["M"], sizes["HD"]
         pos = torch.arange(m, device="cuda", dtype=torch.float32)[:, None]
         freq = 500000.0 ** (-torch.arange(0, hd, 2, device="cuda").float() / hd)
         angles = torch.cat([pos * freq, pos * freq], dim=-1)
