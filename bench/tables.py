@@ -203,7 +203,7 @@ def decode_table(runs):
 
 def sweep_table(runs):
     lines = ["**Shape sweep** (`bench/results/sweep-<gpu>.json`, bench/sweep.py; the eight anchor "
-             "cases per family and M, from an idle GPU: geomean and worst coda / cuBLAS GEMM "
+             "cases per family and M, queued: geomean and worst coda / cuBLAS GEMM "
              "alone, with the tuning database and with the analytic model alone, and the cases "
              "where coda is faster than max-autotune):", "",
              "| GPU | family | M | cases | coda / GEMM (worst) | analytic / GEMM (worst) | "

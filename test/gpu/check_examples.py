@@ -360,7 +360,8 @@ def check_refusals(name, module):
               ("" if good else "  FAIL"))
     # A wrong dtype and a CPU tensor get Python errors, not a crash.
     inputs, _ = EXAMPLES[name](*adapt(name, (8, 256, 64)))
-    for bad, what in [((inputs[0].float(),) + inputs[1:], "dtype"),
+    other = torch.float16 if inputs[0].dtype == torch.float32 else torch.float32
+    for bad, what in [((inputs[0].to(other),) + inputs[1:], "dtype"),
                       ((inputs[0].cpu(),) + inputs[1:], "device")]:
         try:
             fn(*bad)
