@@ -36,6 +36,6 @@
 // PREFILL:     extern "C" int main_k0_m65_up(
 // PREFILL:     if (m <= 64) return main_k0_m1_64(
 
-// ORDER: error: dispatch: bounds of M must be positive and ascending, got 64 after 1024
+// ORDER: error: dispatch: bounds of M must be ascending, from 1 to 2^31 - 2 (a launcher's M is an int), got 64 after 1024
 
 // NONE-NOT:    _m1_64

@@ -17,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <limits>
 
 namespace mlir::coda {
 #define GEN_PASS_DEF_CODAPLANKERNELCONFIGS
@@ -409,8 +410,10 @@ struct PlanKernelConfigsPass
     }
     SmallVector<int64_t> bounds(dispatch.begin(), dispatch.end());
     for (size_t i = 0; i < bounds.size(); ++i)
-      if (bounds[i] < 1 || (i && bounds[i] <= bounds[i - 1])) {
-        emitError(module.getLoc(), "dispatch: bounds of M must be positive and ascending, got ")
+      if (bounds[i] < 1 || bounds[i] >= std::numeric_limits<int32_t>::max() ||
+          (i && bounds[i] <= bounds[i - 1])) {
+        emitError(module.getLoc(), "dispatch: bounds of M must be ascending, from 1 to 2^31 - 2 "
+                                   "(a launcher's M is an int), got ")
             << bounds[i] << (i ? " after " + std::to_string(bounds[i - 1]) : std::string());
         return signalPassFailure();
       }
