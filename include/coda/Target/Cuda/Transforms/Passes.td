@@ -60,7 +60,7 @@ def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp">
     the key, where the choice came from, the model's inputs and the candidates that
     `bench/tune.py` times.
 
-    Kernels the CUDA back end cannot run (batched products, inputs other than bf16/f16,
+    Kernels the CUDA back end cannot run (batched products, inputs other than bf16/f16/f32,
     results it cannot store) get an error here, at the op.
 
     A `coda.attention` that the analytic model runs faster on the row-wise kernel (a warp per
