@@ -622,6 +622,18 @@ func.func @dispatch_order(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
 
 // -----
 
+func.func @dispatch_i64(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
+  // expected-error @+1 {{'coda.dispatch' is a non-empty array of {max_m, planned_m, kernel} on a coda.gemm, max_m ascending and absent on the last}}
+  %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>
+      -> (store tensor<128x128xbf16>) attributes {coda.dispatch = [{kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 64, schedule = cooperative, stores = [tma]>, max_m = 64 : i128, planned_m = 64 : i64}, {kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 64, schedule = pingpong, stores = [tma]>, planned_m = 8192 : i64}]}
+      epilogue(%acc: f32, %i: index, %j: index) {
+    coda.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
 func.func @dispatch_stores(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) {
   // expected-error @+1 {{'coda.dispatch' entry #0 lists 2 stores for 1 results}}
   %0 = coda.gemm %a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>

@@ -71,8 +71,14 @@ LogicalResult CodaDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     for (auto [i, entry] : llvm::enumerate(entries)) {
       auto fields = dyn_cast<DictionaryAttr>(entry);
       auto kernel = fields ? fields.getAs<KernelConfigAttr>("kernel") : KernelConfigAttr();
-      auto planned = fields ? fields.getAs<IntegerAttr>("planned_m") : IntegerAttr();
-      auto maxM = fields ? fields.getAs<IntegerAttr>("max_m") : IntegerAttr();
+      // i64 only: getInt() of a wider integer would not fit.
+      auto i64 = [&](StringRef field) {
+        auto value = fields ? fields.getAs<IntegerAttr>(field) : IntegerAttr();
+        return value && value.getType().isInteger(64) ? value : IntegerAttr();
+      };
+      IntegerAttr planned = i64("planned_m"), maxM = i64("max_m");
+      if (fields && fields.get("max_m") && !maxM)
+        return bad();
       bool last = i + 1 == entries.size();
       if (!kernel || !planned || planned.getInt() < 1 || bool(maxM) == last ||
           (maxM && maxM.getInt() <= previous))
