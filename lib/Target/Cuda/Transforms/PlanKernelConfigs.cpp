@@ -209,9 +209,9 @@ static std::string tuningKey(GemmOp op, int64_t m, double opsPerElement) {
 }
 
 /// Stage 2's candidates: the model's best per tile and schedule; then the best tile in every
-/// other cluster shape and split count, in the two other raster orders, without the swizzle, with CUTLASS's
-/// own epilogue subtile, and with the other division (the model's raster order, subtile and
-/// division are estimates, and it does not tell the clusters' L2 reuse apart).
+/// other cluster shape and split count, in the two other raster orders, without the swizzle,
+/// with CUTLASS's own epilogue subtile, and with the other division (the model's raster order,
+/// subtile and division are estimates, and it does not tell the clusters' L2 reuse apart).
 static SmallVector<std::pair<KernelConfig, double>>
 stage2Candidates(ArrayRef<std::pair<KernelConfig, double>> ranked, bool divides) {
   SmallVector<std::pair<KernelConfig, double>> candidates;
