@@ -14,7 +14,7 @@ Three steps, the first two where LLVM and torch-mlir are, the last on the GPU:
 
     python3 bench/sweep.py export DIR [--families F,..] [--cases C,..] [--m M,..]
     python3 bench/sweep.py emit DIR [--build BUILD]  [same filters]
-    python3 bench/sweep.py run DIR [--reps N] [--no-autotune] [--results DIR] [same filters]
+    python3 bench/sweep.py run DIR [--reps N] [--no-autotune] [--resume] [--results DIR] [same filters]
 
 `export` writes DIR/<family>/<case>_m<M>.mlir (torch-mlir); `emit` writes beside each its
 `.analytic.cu` and `.tuned.cu` (coda-opt --coda-fuse, coda-translate --target for the
@@ -145,6 +145,10 @@ def run(args):
             results["cases"] = old["cases"]
     args.out, args.builds = args.dir, os.path.join(args.dir, "builds")
     todo = selected(args)
+    if args.resume:  # a sweep spread over several runs: what this GPU measured stays
+        done = {(r["family"], r["case"], r["M"]) for r in results["cases"]
+                if "coda_ms" in r and (args.no_autotune or "max_autotune_ms" in r)}
+        todo = [job for job in todo if job not in done]
 
     def build(job):
         family, case, m = job
@@ -213,6 +217,9 @@ def main():
                         help="emit: the GPU to plan for and whose tuning database to read")
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--no-autotune", action="store_true", help="run: skip max-autotune")
+    parser.add_argument("--resume", action="store_true",
+                        help="run: skip the cases the results file already has for this GPU "
+                             "(with max-autotune unless --no-autotune)")
     parser.add_argument("--results", default=os.path.join(paths.BENCH, "results"))
     args = parser.parse_args()
     return {"export": export, "emit": emit, "run": run}[args.step](args) or 0
