@@ -170,13 +170,10 @@ def run(args):
         row = {"family": family, "case": case, "M": m}
         try:
             xs = anchors.random_inputs(case, sizes(family, m))
-            refs = extension.fp32_reference(fn, xs)
-            fns, errs = {}, {}
-            for label, module in [("coda", tuned), ("coda_analytic", analytic)]:
-                fns[label], errs[label] = extension.checked_call(module, xs, refs)
-            del refs
+            fns, errs = anchors.checked_contenders(case, xs,
+                                                   {"coda": tuned, "coda_analytic": analytic})
+            fns["cublas"] = fns.pop("cublas_gemm")
             a, b = xs[anchors.GEMM[case][0]], xs[anchors.GEMM[case][1]]
-            fns["cublas"] = lambda: torch.matmul(a, b.t())
             if not args.no_autotune:
                 autotuned = torch.compile(fn, mode="max-autotune-no-cudagraphs")
                 fns["max_autotune"] = lambda: autotuned(*xs)

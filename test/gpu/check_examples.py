@@ -154,7 +154,8 @@ EXAMPLES["bias_gelu_adapter_launch"] = bias_gelu  # launched by CUTLASS's adapte
 # Split-K kernels (test/gpu/split-k.json): a residual with row sums of squares split 4 ways, a
 # contracted result stored by TMA split 2 ways, log-sum-exp partials split 8 ways; at K 8 the
 # splits outnumber the k-tiles.
-for _name in ["residual_rmsnorm", "swiglu", "lm_head_ce"]:
+SPLIT = ["residual_rmsnorm", "swiglu", "lm_head_ce"]
+for _name in SPLIT:
     EXAMPLES[f"{_name}_split"] = EXAMPLES[_name]
 # A launcher that dispatches on M (--m-dispatch=64): at M <= 64 a split-K configuration
 # (test/gpu/dispatch.json's entry for M 64), the example's own configuration above.
@@ -260,7 +261,7 @@ VARIANTS = {"swiglu_threads": ("swiglu", ["--cuda-without=tma-contract"]),
 VARIANTS["residual_rmsnorm_dispatch"] = (
     "residual_rmsnorm", ["--m-dispatch=64", "--tuning-db=" + os.path.join(ROOT, "test", "gpu", "dispatch.json")])
 VARIANTS.update({f"{name}_split": (name, ["--tuning-db=" + os.path.join(ROOT, "test", "gpu", "split-k.json")])
-                 for name in ["residual_rmsnorm", "swiglu", "lm_head_ce"]})
+                 for name in SPLIT})
 
 
 # Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.

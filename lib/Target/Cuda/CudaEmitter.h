@@ -84,6 +84,8 @@ private:
   void emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan, unsigned numNodes,
                     const KernelConfig &config);
   static SmallVector<std::string> launcherParams(GemmOp op);
+  /// The names of launcherParams, to forward a call to another launcher.
+  static SmallVector<std::string> launcherArgs(GemmOp op);
   void emitTorchWrapper(GemmOp op, StringRef name);
   void emitTorchFunctionWrapper(func::FuncOp func);
   /// `aliases`: for each result, the argument it updates in place (the function returns a

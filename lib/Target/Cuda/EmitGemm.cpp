@@ -168,9 +168,6 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
 
   // The launcher and workspace size the function launchers and the binding call: the
   // configuration of the range M falls in.
-  SmallVector<std::string> params = launcherParams(op), args;
-  for (const std::string &p : params)
-    args.push_back(p.substr(p.find_last_of(" *") + 1));
   auto emitDispatch = [&](StringRef suffix, StringRef callArgs) {
     for (const Range &r : ranges) {
       os << "  " << (r.hi ? "if (m <= " + std::to_string(r.hi) + ") " : std::string())
@@ -181,9 +178,9 @@ LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   os << "// Runs " << name << " in the configuration planned for the range of M it is called "
      << "with. Returns a coda_status.\n";
   os << "extern \"C\" int " << name << "(";
-  llvm::interleaveComma(params, os);
+  llvm::interleaveComma(launcherParams(op), os);
   os << ") {\n";
-  emitDispatch("", llvm::join(args, ", "));
+  emitDispatch("", llvm::join(launcherArgs(op), ", "));
   os << "// Bytes of device memory " << name << " needs as its workspace at this M.\n";
   os << "extern \"C\" size_t " << name << "_workspace_size(int m, int n, int k) {\n";
   emitDispatch("_workspace_size", "m, n, k");
@@ -437,6 +434,13 @@ SmallVector<std::string> CudaEmitter::launcherParams(GemmOp op) {
   params.append({"int m", "int n", "int k", "long long lda", "long long ldb", "long long ldd",
                  "void *workspace", "cudaStream_t stream"});
   return params;
+}
+
+SmallVector<std::string> CudaEmitter::launcherArgs(GemmOp op) {
+  SmallVector<std::string> args;
+  for (const std::string &param : launcherParams(op))
+    args.push_back(param.substr(param.find_last_of(" *") + 1));
+  return args;
 }
 
 void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan,
@@ -717,12 +721,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  return CODA_OK;\n}\n\n";
   if (awaits) {
     os << runs << "extern \"C\" int " << name << "(";
-    SmallVector<std::string> params = launcherParams(op), args;
-    llvm::interleaveComma(params, os);
-    for (const std::string &p : params)
-      args.push_back(p.substr(p.find_last_of(" *") + 1));
+    llvm::interleaveComma(launcherParams(op), os);
     os << ") {\n  return " << name << "_launch(";
-    llvm::interleaveComma(args, os);
+    llvm::interleaveComma(launcherArgs(op), os);
     os << ", nullptr, 0);\n}\n\n";
   }
 

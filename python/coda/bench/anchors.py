@@ -194,19 +194,28 @@ def build_case(case, args, variant=DEFAULT):
                                 args)
 
 
+def checked_contenders(case, xs, modules):
+    """Each module of `modules` ({contender: module}) as a call on the case's inputs `xs`, run
+    once and checked against the case's PyTorch function in fp32, and the case's product alone
+    through cuBLAS (`cublas_gemm`): ({contender: call}, {contender: largest relative error})."""
+    refs = extension.fp32_reference(programs.CASES[case], xs)
+    fns, errs = {}, {}
+    for name, module in modules.items():
+        fns[name], errs[name] = extension.checked_call(module, xs, refs)
+    a, b = xs[GEMM[case][0]], xs[GEMM[case][1]]
+    fns["cublas_gemm"] = lambda: torch.matmul(a, b.t())
+    return fns, errs
+
+
 def bench_case(case, built, args):
     """`built`: {contender: (module, build seconds)} for "coda" and the VARIANTS asked for."""
     fn = programs.CASES[case]
     torch.manual_seed(0)
     xs = random_inputs(case)
-    refs = extension.fp32_reference(fn, xs)
-    fns, errs = {}, {}
-    for name, (module, _) in built.items():
-        fns[name], errs[name] = extension.checked_call(module, xs, refs)
-    del refs
+    fns, errs = checked_contenders(case, xs, {name: module for name, (module, _) in built.items()})
     err = errs["coda"]
     a, b = xs[GEMM[case][0]], xs[GEMM[case][1]]
-    fns.update(cublas_gemm=lambda: torch.matmul(a, b.t()), eager=lambda: fn(*xs))
+    fns["eager"] = lambda: fn(*xs)
     if not args.no_compile:
         compiled = torch.compile(fn)
         autotuned = torch.compile(fn, mode="max-autotune-no-cudagraphs")
