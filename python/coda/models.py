@@ -5,8 +5,8 @@ test/gpu/check_examples.py runs coda's kernels for the bf16 layers against the s
 fp32. The functions take their weights as arguments, so that the exported files stay small.
 
 - PROGRAMS: name -> (function, argument maker) of every exported program;
-- LAYERS: the transformers-style decoder and encoder layers ([B, S, D] activations), each
-  exported as `<name>` (f32) and `<name>_bf16`;
+- LAYERS: the transformers-style decoder and encoder layers ([B, S, D] activations) and an MLP
+  at unaligned sizes (odd_mlp), each exported as `<name>` (f32) and `<name>_bf16`;
 - ATTENTION: attention alone, heads [B, H, S, d]: F.scaled_dot_product_attention on bf16 heads
   with is_causal, enable_gqa and a boolean attn_mask, and an explicit softmax with a
   per-sequence masked_fill in f32 and bf16 (S 200: tiles and words of a runtime mask cut
@@ -227,6 +227,11 @@ def gpt_oss_mlp(x, w_gu, b_gu, w_d, b_d, alpha=1.702, limit=7.0):
     return F.linear((up + 1) * (gate * torch.sigmoid(gate * alpha)), w_d, b_d)
 
 
+def odd_mlp(x, w1, b1, w2, b2):
+    """An MLP at sizes that no 16-byte row fits: 129 features in, 1001 hidden, 7 out."""
+    return F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2)
+
+
 def hf_args(*shapes):
     return lambda: tuple(r(*s) for s in shapes)
 
@@ -254,6 +259,7 @@ LAYERS = {
     "hf_phi2": (hf_phi2, hf_args(
         (B, S, D), (D,), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,),
         (4 * D, D), (4 * D,), (D, 4 * D), (D,), (B, S, HD // 2), (B, S, HD // 2))),
+    "odd_mlp": (odd_mlp, hf_args((B, S, 129), (1001, 129), (1001,), (7, 1001), (7,))),
 }
 
 

@@ -8,8 +8,9 @@ torch.utils.cpp_extension.load, and run on random bf16 data over ragged shapes. 
 computes the same program in fp32 from the same bf16 inputs with PyTorch ops. An output passes
 when max|out - ref| / max|ref| <= 1e-2 (bf16 rounding of the output is 2^-9 relative; the rest
 is accumulation order); a layer of coda.models passes within twice the error of PyTorch's own
-bf16 layer where that is larger. Shapes that break TMA's 16-byte alignment must be refused with a clear
-error. Exit status 0 when every check passes.
+bf16 layer where that is larger. Shapes and views whose rows break TMA's 16-byte alignment must
+run through the launcher's aligned copies and pass the same bound; the few refusals left must come
+with a clear error. Exit status 0 when every check passes.
 
 Usage: check_examples.py [--emitted DIR] [--builds DIR] [--build DIR] [--only NAME] [--small]
 """
@@ -34,9 +35,10 @@ BOUND = 1e-2
 SHAPES = [(1, 8, 8), (7, 1000, 1024), (129, 136, 8184), (1000, 8192, 512), (8191, 1000, 136),
           (129, 1000, 1000), (8191, 8192, 1024)]
 SMALL = [(7, 264, 136)]
-# Shapes TMA cannot load or store (K = 129, K = 1; N = 7 where N is a row length): the launch
-# must refuse them with a clear error, or, where the kernel can run them, compute them right.
-UNALIGNED = [(8, 7, 64), (8, 64, 129), (8, 64, 1)]
+# Shapes whose rows TMA cannot address in place (K = 129, K = 1; N = 7 and 1001 where N is a row
+# length): the launcher copies them to aligned rows, and they must compute right (an odd N may
+# only be refused by a pairwise kernel, with its reason).
+UNALIGNED = [(8, 7, 64), (8, 64, 129), (8, 64, 1), (129, 1001, 1001)]
 # Shapes one example must refuse besides: the N/2 columns a pairwise contract stores by TMA
 # (tma-contract) are 16-byte rows only for N a multiple of 16.
 REFUSED = {"swiglu": [(8, 24, 64)], "swiglu_split": [(8, 24, 64)]}
@@ -208,16 +210,17 @@ def gpt_oss_mlp():
     return xs, fp32_reference(models.gpt_oss_mlp, xs)
 
 
-def layer(name):
+def layer(name, dtype=torch.bfloat16):
     """@main of examples/torch/<name>_bf16.mlir fused by coda-opt, on the arguments
     coda.models exports it with, in bf16: against the same layer in fp32, within twice the error
-    of PyTorch's own bf16 layer (its attention and norms round too) or BOUND, the larger.
+    of PyTorch's own bf16 layer (its attention and norms round too) or BOUND, the larger. With
+    dtype fp32, <name>.mlir on fp32 arguments (products on TF32).
     Weight matrices are scaled by 1/sqrt(fan-in), as initialized models are: with unit weights
     the scores saturate the softmax, and which key wins a near-tie is bf16 rounding's choice."""
     fn, make_args = models.LAYERS[name]
 
     def make():
-        xs = tuple((x / x.shape[1] ** 0.5 if x.dim() == 2 else x).to("cuda", torch.bfloat16)
+        xs = tuple((x / x.shape[1] ** 0.5 if x.dim() == 2 else x).to("cuda", dtype)
                    for x in make_args())
         refs = fp32_reference(fn, xs)
         torch_err = max(rel_err(o, r) for o, r in zip(as_list(fn(*xs)), refs))
@@ -234,6 +237,9 @@ FUNCTIONS = {"rmsnorm_block": [("main", rmsnorm_block), ("main_prepared", rmsnor
              "weight_prep": [("interleave_rows", interleave_rows), ("rope_permute", rope_permute),
                              ("layernorm_weights", layernorm_weights)]}
 FUNCTIONS["gpt_oss_mlp"] = [("main", gpt_oss_mlp)]
+# K 129, N 1001 and 7: every product re-pitches rows that TMA cannot address.
+FUNCTIONS["odd_mlp"] = [("main", layer("odd_mlp"))]
+FUNCTIONS["odd_mlp_f32"] = [("main", layer("odd_mlp", torch.float32))]
 # transformers-style layers ([B, S, D]): attention runs in the launcher's generic kernels.
 HF_LAYERS = [name for name in models.LAYERS if name.startswith("hf_")]
 for _name in HF_LAYERS:
@@ -266,7 +272,8 @@ VARIANTS.update({f"{name}_split": (name, ["--tuning-db=" + os.path.join(ROOT, "t
 
 # Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.
 FUSED = {name: os.path.join("examples", "torch", f"{name}_bf16.mlir")
-         for name in ["gpt_oss_mlp"] + HF_LAYERS}
+         for name in ["gpt_oss_mlp", "odd_mlp"] + HF_LAYERS}
+FUSED["odd_mlp_f32"] = os.path.join("examples", "torch", "odd_mlp.mlir")
 
 
 def emit(name, args):
@@ -332,33 +339,44 @@ def check(name, module, shapes):
     return ok
 
 
+def run_or_refuse(name, fn, what, inputs, refs, reasons, must_run):
+    """Runs fn on inputs: right against refs, or refused with one of `reasons`."""
+    try:
+        outs = fn(*inputs)
+        torch.cuda.synchronize()
+    except RuntimeError as e:
+        msg = str(e).splitlines()[0]
+        good = not must_run and any(reason in msg for reason in reasons)
+        print(f"  {name:20s} {what}: refused: {msg[:100]}" + ("" if good else "  FAIL"))
+        return good
+    outs = as_list(outs)
+    errs = [rel_err(o, r) for o, r in zip(outs, refs)]
+    good = must_run and all(e <= BOUND for e in errs)
+    print(f"  {name:20s} {what}: ran, rel " + " ".join(f"{e:.1e}" for e in errs) +
+          ("" if good else "  FAIL"))
+    return good
+
+
 def check_refusals(name, module):
     if name in FUNCTIONS:
         return True  # its shapes are static, checked by check_function
     fn = getattr(module, "main_k0")
     ok = True
-    # Each shape with the messages a refusal may give, and whether the kernel may run it instead
-    # (then right): of UNALIGNED only N = 7, which is no row that TMA loads.
+    # Each shape with the messages a refusal may give (none: it must run).
     shapes = [] if name.startswith("rope") else [  # its N is a multiple of the tables' 128 columns
-        (shape, ("misaligned", "even N"), shape[1] % 8 != 0) for shape in UNALIGNED]
-    shapes += [(shape, ("misaligned",), False) for shape in REFUSED.get(name, [])]
-    for (m, n, k), reasons, may_run in shapes:
+        (shape, ("even N",) if shape[1] % 2 else ()) for shape in UNALIGNED]
+    shapes += [(shape, ("misaligned",)) for shape in REFUSED.get(name, [])]
+    for (m, n, k), reasons in shapes:
         inputs, refs = EXAMPLES[name](m, n, k)
-        try:
-            outs = fn(*inputs)
-            torch.cuda.synchronize()
-        except RuntimeError as e:
-            msg = str(e).splitlines()[0]
-            good = any(reason in msg for reason in reasons)
-            ok &= good
-            print(f"  {name:20s} M={m} N={n} K={k}: refused: {msg[:100]}" + ("" if good else "  FAIL"))
-            continue
-        outs = as_list(outs)
-        errs = [rel_err(o, r) for o, r in zip(outs, refs)]
-        good = may_run and all(e <= BOUND for e in errs)
-        ok &= good
-        print(f"  {name:20s} M={m} N={n} K={k}: ran, rel " + " ".join(f"{e:.1e}" for e in errs) +
-              ("" if good else "  FAIL"))
+        ok &= run_or_refuse(name, fn, f"M={m} N={n} K={k}", inputs, refs, reasons, not reasons)
+    # A view one element into its storage: A's rows are not 16-byte aligned, then copied.
+    m, n, k = adapt(name, (129, 256, 136))
+    inputs, refs = EXAMPLES[name](m, n, k)
+    a = inputs[0]
+    shifted = torch.empty(a.numel() + 1, dtype=a.dtype, device=a.device)[1:].view(a.shape)
+    shifted.copy_(a)
+    ok &= run_or_refuse(name, fn, f"M={m} N={n} K={k} A+1", (shifted,) + tuple(inputs[1:]), refs,
+                        (), True)
     # A wrong dtype and a CPU tensor get Python errors, not a crash.
     inputs, _ = EXAMPLES[name](*adapt(name, (8, 256, 64)))
     other = torch.float16 if inputs[0].dtype == torch.float32 else torch.float32

@@ -559,30 +559,47 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  if (lda < " << (op.getTransposeA() ? "m" : "k") << " || ldb < "
      << (op.getTransposeB() ? "k" : "n") << (tmaResult >= 0 ? " || ldd < n" : "")
      << ")\n    return CODA_BAD_SHAPE;\n";
-  os << "  // TMA needs 16-byte aligned rows.\n";
-  os << "  constexpr int align = 16 / sizeof(K::ElementIn);\n";
-  os << "  if (lda % align != 0 || ldb % align != 0";
-  if (plan.dResult >= 0)
-    os << " || ldd % K::kAlignD != 0";
-  else if (tmaResult >= 0)
-    os << " || ldd % (16 / sizeof(" << plan.results[tmaResult].element << ")) != 0";
-  os << " || !coda_aligned(a) || !coda_aligned(b)";
-  if (tmaResult >= 0)
-    os << " || !coda_aligned(result" << tmaResult << ")";
-  if (plan.dResult >= 0) {
-    if (plan.hasSource)
-      os << " || !coda_aligned(init" << plan.dResult << ")";
-    if (plan.sourceOperand >= 0)
-      os << " || n % K::kAlignD != 0 || !coda_aligned(operand" << plan.sourceOperand << ")";
-  }
+  // TMA needs 16-byte aligned rows. A, B, D (with its init) and a source operand whose rows
+  // are not get aligned copies (coda::rt::Restaging); the buffers of the rarer TMA paths
+  // (tables, halves, contracted pairs) are refused instead.
+  bool stageD = plan.dResult >= 0 && !halves && plan.halvesResult < 0;
+  os << "  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B"
+     << (stageD ? (plan.hasSource ? ", D (and its init)" : ", D") : "")
+     << (plan.sourceOperand >= 0 ? ", the residual" : "") << " where they have none.\n";
+  os << "  coda::rt::Restaging restaged(stream);\n";
+  if (plan.sourceOperand >= 0)
+    os << "  long long ldc = n; // the residual is packed\n";
+  os << "  if (restaged.input(a, lda, " << (op.getTransposeA() ? "k, m" : "m, k")
+     << ", sizeof(K::ElementIn)) || restaged.input(b, ldb, "
+     << (op.getTransposeB() ? "n, k" : "k, n") << ", sizeof(K::ElementIn))";
+  if (stageD)
+    os << " ||\n      restaged.output(result" << plan.dResult << ", ldd, m, n, sizeof(K::ElementD)"
+       << (plan.hasSource ? ", &init" + std::to_string(plan.dResult) : std::string()) << ")";
+  if (plan.sourceOperand >= 0)
+    os << " ||\n      restaged.input(operand" << plan.sourceOperand
+       << ", ldc, m, n, sizeof(K::ElementC))";
+  os << ")\n    return CODA_LAUNCH_FAILED;\n";
+  SmallVector<std::string> refused;
+  if (plan.dResult >= 0 && !stageD)
+    refused.push_back("ldd % K::kAlignD != 0 || !coda_aligned(result" +
+                      std::to_string(plan.dResult) + ")" +
+                      (plan.hasSource ? " || !coda_aligned(init" + std::to_string(plan.dResult) + ")"
+                                      : std::string()));
+  else if (plan.dResult < 0 && tmaResult >= 0)
+    refused.push_back("ldd % (16 / sizeof(" + plan.results[tmaResult].element +
+                      ")) != 0 || !coda_aligned(result" + std::to_string(tmaResult) + ")");
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     if (tableByTma(op, i))
-      os << " || !coda_aligned(operand" << i << ")";
+      refused.push_back("!coda_aligned(operand" + std::to_string(i) + ")");
   // A ContractStore's rows are N/2 elements, packed.
   if (plan.contractResult >= 0)
-    os << " || (n / 2) % (16 / sizeof(" << plan.results[plan.contractResult].element
-       << ")) != 0 || !coda_aligned(result" << plan.contractResult << ")";
-  os << ")\n    return CODA_MISALIGNED;\n";
+    refused.push_back("(n / 2) % (16 / sizeof(" + plan.results[plan.contractResult].element +
+                      ")) != 0 || !coda_aligned(result" + std::to_string(plan.contractResult) + ")");
+  if (!refused.empty()) {
+    os << "  if (";
+    llvm::interleave(refused, os, " || ");
+    os << ")\n    return CODA_MISALIGNED;\n";
+  }
   os << "  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});\n";
   os << "  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});\n";
   os << "  auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});\n";
@@ -607,7 +624,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
                          : "nullptr";
   // An init shares D's leading dimension; an operand is packed.
   if (plan.sourceOperand >= 0)
-    os << "  auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});\n";
+    os << "  auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});\n"
+          "  cute::get<0>(sC) = ldc;\n";
   os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},\n";
   os << "      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},\n";
   os << "      {{}, " << cPtr << ", " << (plan.sourceOperand >= 0 ? "sC" : "sD") << ", " << dPtr
@@ -683,7 +701,10 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
        << ";\n";
   else if (wholeWaves)
     os << "  args.hw_info.sm_count = " << waves << ";\n";
-  os << "  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
+  // CUTLASS also wants extents that are multiples of the alignment; TMA needs only the rows.
+  os << "  auto padded = args;\n";
+  os << "  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};\n";
+  os << "  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   if (options.directLaunch) {
     os << "  if (coda::rt::launchGemm<G>(args, workspace, stream"
        << (awaits ? ", /*pdl=*/rowsDone != nullptr" : "")
@@ -697,6 +718,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     else
       os << "  if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;\n";
   }
+  if (stageD)
+    os << "  if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;\n";
   if (halves)
     os << "  if (coda::rt::launchPairsToHalves<K::ElementD, " << *halves << ">(staging, static_cast<K::ElementD *>(result"
        << plan.dResult << "), m, n, ldd, stream) != cudaSuccess)\n    return CODA_LAUNCH_FAILED;\n";

@@ -138,6 +138,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"cutlass/util/packed_stride.hpp\"\n";
   os << "#include <algorithm>\n";
   os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Overlap.cuh\"\n"
+        "#include \"coda/Runtime/Restage.cuh\"\n"
         "#include \"coda/Runtime/Reduce.cuh\"\n";
   os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n";
   os << "#include \"coda/Runtime/Attention.cuh\"\n#include \"coda/Runtime/Decode.cuh\"\n\n";
@@ -153,7 +154,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
 extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   switch (status) {
   case CODA_OK: return "ok";
-  case CODA_MISALIGNED: return "misaligned: TMA needs 16-byte aligned pointers and rows (K, N and leading dimensions multiples of 8 for 16-bit types and of 4 for fp32, and N of 16 where a pairwise contract's N/2 columns are stored by TMA)";
+  case CODA_MISALIGNED: return "misaligned: a buffer that is read 16 bytes at a time (attention heads, generic kernels' vectors, the rows that TMA moves for a pairwise contract, a rotation into halves or a table operand) needs a 16-byte aligned pointer and rows (N a multiple of 16 for a pairwise contract's N/2 columns); unaligned A, B and D are copied instead";
   case CODA_UNSUPPORTED: return "CUTLASS cannot implement this problem";
   case CODA_LAUNCH_FAILED: return "kernel launch failed";
   case CODA_BAD_SHAPE: return "bad shape: sizes must be positive, leading dimensions at least the row length, N even for pairwise kernels and a multiple of a tiled operand's period (and of the heads rotated into halves)";

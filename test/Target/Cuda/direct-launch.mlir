@@ -14,17 +14,17 @@
 // CHECK-NEXT:  #include "cutlass/cutlass.h"
 // CHECK-LABEL: extern "C" int main_k0(
 // CHECK-NOT:     G gemm;
-// CHECK:         if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+// CHECK:         if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
 // CHECK-NEXT:    if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
 // CHECK-NOT:     gemm.run(
 
 // PDL-LABEL:   static int main_k0_launch(
-// PDL:           if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+// PDL:           if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
 // PDL-NEXT:      if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
 
 // ADAPTER-NOT:   Launch.cuh
 // ADAPTER-LABEL: extern "C" int main_k0(
-// ADAPTER:         if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+// ADAPTER:         if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
 // ADAPTER-NEXT:    G gemm;
 // ADAPTER-NEXT:    if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;
 // ADAPTER-NEXT:    if (gemm.run(stream) != cutlass::Status::kSuccess) return CODA_LAUNCH_FAILED;

@@ -1,16 +1,17 @@
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s
 
 // Matrix operands: the first one typed like D (bf16) is read through the collective's C, a TMA
-// load with its own packed stride; another (here f32) is read per element by coda::rt::GlobalLoad.
+// load with its own stride (packed, or a re-pitched copy's); another (here f32) is read per element by coda::rt::GlobalLoad.
 // CHECK-LABEL: struct main_k0_kernel {
 // CHECK:         using ElementC = cutlass::bfloat16_t; // operand #1, read through the collective's C
 // CHECK:         coda::rt::GlobalLoad<float>,  // 0
 // CHECK-NEXT:    {{.*}}Sm90SrcFetch<{{.*}}>,  // 1
 // CHECK-NEXT:    coda::rt::GlobalLoad<cutlass::bfloat16_t>,  // 2
 // CHECK-NEXT:    coda::rt::IndexedCompute<main_k0_v0>,  // 3
-// CHECK:         || n % K::kAlignD != 0 || !coda_aligned(operand1))
-// CHECK-NEXT:      return CODA_MISALIGNED;
+// CHECK:         restaged.input(operand1, ldc, m, n, sizeof(K::ElementC)))
+// CHECK-NEXT:      return CODA_LAUNCH_FAILED;
 // CHECK:         auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});
+// CHECK-NEXT:    cute::get<0>(sC) = ldc;
 // CHECK:         {{[{][{][}]}}, static_cast<const K::ElementC *>(operand1), sC, static_cast<K::ElementD *>(result0), sD{{[}][}]}};
 // CHECK:         args.epilogue.thread = {{[{]}}{static_cast<const float *>(operand0), n}, {}, {static_cast<const cutlass::bfloat16_t *>(operand2), n}, {}, {}};
 func.func @main(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %a: tensor<256x1024xf32>,

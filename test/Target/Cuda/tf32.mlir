@@ -1,7 +1,7 @@
 // fp32 inputs: the product runs on TF32 wgmma (fp32 in memory and in the accumulator, the
 // multiplications on 10-bit mantissas), in K steps of 32 so that a pipeline stage holds as many
 // bytes as 16-bit inputs' 64; the analytic model counts half the 16-bit peak and 4-byte
-// operands. TMA's 16-byte rows are 4 fp32 elements: K, N and leading dimensions multiples of 4.
+// operands. TMA's 16-byte rows are 4 fp32 elements: the launcher re-pitches rows that are not.
 // Both layouts: A · Bᵀ (a linear layer) and A · B.
 // RUN: coda-translate --coda-to-cuda --emit-torch-binding %coda_src/examples/cuda/bias_gelu_f32.mlir | FileCheck %s
 // RUN: coda-translate --coda-to-cuda %s | FileCheck %s --check-prefix=NN
@@ -11,7 +11,7 @@
 // CHECK-LABEL: struct main_k0_kernel {
 // CHECK:         using TileShape = cute::Shape<cute::_{{[0-9]+}}, cute::_{{[0-9]+}}, cute::_32>;
 // CHECK:         using ElementIn = float;
-// CHECK:         constexpr int align = 16 / sizeof(K::ElementIn);
+// CHECK:         restaged.input(a, lda, m, k, sizeof(K::ElementIn))
 // CHECK:       coda_check_matrix(fn, "a", a, at::kFloat, a.device());
 // CHECK:       coda_check_matrix(fn, "b", b, at::kFloat, a.device());
 

@@ -17,7 +17,7 @@
 // CHECK:         EpilogueTile, float, float, ElementC, LayoutD, kAlignD,
 // CHECK:       static_assert(CollectiveEpilogue::DispatchPolicy::StagesD == kStoreStages,
 // CHECK:       if (m < 1 || n < 1 || k < 1 || n % 2 != 0)
-// CHECK:       || (n / 2) % (16 / sizeof(cutlass::bfloat16_t)) != 0 || !coda_aligned(result0))
+// CHECK:       if ((n / 2) % (16 / sizeof(cutlass::bfloat16_t)) != 0 || !coda_aligned(result0))
 // CHECK-NEXT:    return CODA_MISALIGNED;
 // CHECK:       args.epilogue.thread = {{[{][{][}]}}, {static_cast<cutlass::bfloat16_t *>(result0), n / 2}, {}};
 
@@ -48,7 +48,7 @@ func.func @swiglu(%x: tensor<256x512xbf16>, %w: tensor<2048x512xbf16>) -> tensor
 // CHECK-LABEL: // two_k0: A · Bᵀ, pairwise(contract); results: #0 store (TMA store of N/2 columns) #1 store (direct store).
 // CHECK:         coda::rt::ContractStore<kStoreStages, EpilogueTile, float>,  // 2
 // CHECK-NEXT:    coda::rt::GlobalStore<cutlass::bfloat16_t, coda::rt::Columns::Contract>,  // 3
-// CHECK:       || (n / 2) % (16 / sizeof(float)) != 0 || !coda_aligned(result0))
+// CHECK:       if ((n / 2) % (16 / sizeof(float)) != 0 || !coda_aligned(result0))
 // CHECK:       args.epilogue.thread = {{[{][{][}]}}, {}, {static_cast<float *>(result0), n / 2}, {static_cast<cutlass::bfloat16_t *>(result1), n / 2}, {}};
 func.func @two(%x: tensor<256x512xbf16>, %w: tensor<2048x512xbf16>) -> (tensor<256x1024xf32>, tensor<256x1024xbf16>) {
   %y, %z = coda.gemm %x, %w transpose_b pairwise(contract) : tensor<256x512xbf16>, tensor<2048x512xbf16>

@@ -10,7 +10,7 @@
 // CHECK:       extern "C" int main_k0(
 // CHECK:         args.scheduler.max_swizzle_size = coda_swizzle(
 // CHECK:         args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, [[CM]], [[CN]], args.scheduler.max_swizzle_size, args.scheduler.raster_order);
-// CHECK-NEXT:    if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+// CHECK:         if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
 // CHECK-NEXT:    if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess)
 
 // ALL-NOT:     sm_count

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include "coda/Runtime/Epilogue.cuh"
 #include "coda/Runtime/Overlap.cuh"
+#include "coda/Runtime/Restage.cuh"
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
@@ -39,7 +40,7 @@ enum coda_status {
 extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   switch (status) {
   case CODA_OK: return "ok";
-  case CODA_MISALIGNED: return "misaligned: TMA needs 16-byte aligned pointers and rows (K, N and leading dimensions multiples of 8 for 16-bit types and of 4 for fp32, and N of 16 where a pairwise contract's N/2 columns are stored by TMA)";
+  case CODA_MISALIGNED: return "misaligned: a buffer that is read 16 bytes at a time (attention heads, generic kernels' vectors, the rows that TMA moves for a pairwise contract, a rotation into halves or a table operand) needs a 16-byte aligned pointer and rows (N a multiple of 16 for a pairwise contract's N/2 columns); unaligned A, B and D are copied instead";
   case CODA_UNSUPPORTED: return "CUTLASS cannot implement this problem";
   case CODA_LAUNCH_FAILED: return "kernel launch failed";
   case CODA_BAD_SHAPE: return "bad shape: sizes must be positive, leading dimensions at least the row length, N even for pairwise kernels and a multiple of a tiled operand's period (and of the heads rotated into halves)";
@@ -47,7 +48,6 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   return "unknown status";
 }
 
-static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }
 // The tile scheduler's swizzle: the largest power of two up to `limit` that divides both tile
 // counts by itself times the cluster, since CUTLASS rounds the grid up to whole groups and a
@@ -153,10 +153,11 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
-  // TMA needs 16-byte aligned rows.
-  constexpr int align = 16 / sizeof(K::ElementIn);
-  if (lda % align != 0 || ldb % align != 0 || ldd % K::kAlignD != 0 || !coda_aligned(a) || !coda_aligned(b) || !coda_aligned(result0))
-    return CODA_MISALIGNED;
+  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B, D where they have none.
+  coda::rt::Restaging restaged(stream);
+  if (restaged.input(a, lda, m, k, sizeof(K::ElementIn)) || restaged.input(b, ldb, n, k, sizeof(K::ElementIn)) ||
+      restaged.output(result0, ldd, m, n, sizeof(K::ElementD)))
+    return CODA_LAUNCH_FAILED;
   auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});
   auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});
   auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});
@@ -170,8 +171,11 @@ extern "C" int main_k0(const void *a, const void *b, const void *operand0, void 
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {}, {}};
   args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
-  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+  auto padded = args;
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
+  if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 

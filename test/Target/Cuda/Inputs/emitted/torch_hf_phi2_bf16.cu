@@ -21,6 +21,7 @@
 #include <algorithm>
 #include "coda/Runtime/Epilogue.cuh"
 #include "coda/Runtime/Overlap.cuh"
+#include "coda/Runtime/Restage.cuh"
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
@@ -39,7 +40,7 @@ enum coda_status {
 extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
   switch (status) {
   case CODA_OK: return "ok";
-  case CODA_MISALIGNED: return "misaligned: TMA needs 16-byte aligned pointers and rows (K, N and leading dimensions multiples of 8 for 16-bit types and of 4 for fp32, and N of 16 where a pairwise contract's N/2 columns are stored by TMA)";
+  case CODA_MISALIGNED: return "misaligned: a buffer that is read 16 bytes at a time (attention heads, generic kernels' vectors, the rows that TMA moves for a pairwise contract, a rotation into halves or a table operand) needs a 16-byte aligned pointer and rows (N a multiple of 16 for a pairwise contract's N/2 columns); unaligned A, B and D are copied instead";
   case CODA_UNSUPPORTED: return "CUTLASS cannot implement this problem";
   case CODA_LAUNCH_FAILED: return "kernel launch failed";
   case CODA_BAD_SHAPE: return "bad shape: sizes must be positive, leading dimensions at least the row length, N even for pairwise kernels and a multiple of a tiled operand's period (and of the heads rotated into halves)";
@@ -348,10 +349,11 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
-  // TMA needs 16-byte aligned rows.
-  constexpr int align = 16 / sizeof(K::ElementIn);
-  if (lda % align != 0 || ldb % align != 0 || ldd % K::kAlignD != 0 || !coda_aligned(a) || !coda_aligned(b) || !coda_aligned(result0))
-    return CODA_MISALIGNED;
+  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B, D where they have none.
+  coda::rt::Restaging restaged(stream);
+  if (restaged.input(a, lda, m, k, sizeof(K::ElementIn)) || restaged.input(b, ldb, n, k, sizeof(K::ElementIn)) ||
+      restaged.output(result0, ldd, m, n, sizeof(K::ElementD)))
+    return CODA_LAUNCH_FAILED;
   auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});
   auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});
   auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});
@@ -366,8 +368,11 @@ static int main_k0_launch(const void *a, const void *b, const void *operand0, co
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const float *>(operand0)}, {static_cast<const float *>(operand1)}, {static_cast<const cutlass::bfloat16_t *>(operand2)}, {static_cast<const float *>(operand3)}, {static_cast<const float *>(operand4)}, {static_cast<const cutlass::bfloat16_t *>(operand5)}, {static_cast<const float *>(operand6)}, {static_cast<const float *>(operand7)}, {static_cast<const cutlass::bfloat16_t *>(operand8)}, {static_cast<const float *>(operand9)}, {static_cast<const float *>(operand10)}, {static_cast<const cutlass::bfloat16_t *>(operand11)}, {static_cast<const cutlass::bfloat16_t *>(operand12), 16}, {static_cast<const cutlass::bfloat16_t *>(operand13), 16}, {{static_cast<const float *>(operand14)}, rowsDone}, {{static_cast<const float *>(operand15)}, rowsDone}, {}, {}};
   args.hw_info.sm_count = sms > 0 ? sms : coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
-  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+  auto padded = args;
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream, /*pdl=*/rowsDone != nullptr) != cudaSuccess) return CODA_LAUNCH_FAILED;
+  if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
@@ -469,10 +474,13 @@ extern "C" int main_k1(const void *a, const void *b, const void *operand0, const
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
-  // TMA needs 16-byte aligned rows.
-  constexpr int align = 16 / sizeof(K::ElementIn);
-  if (lda % align != 0 || ldb % align != 0 || ldd % K::kAlignD != 0 || !coda_aligned(a) || !coda_aligned(b) || !coda_aligned(result0) || n % K::kAlignD != 0 || !coda_aligned(operand1))
-    return CODA_MISALIGNED;
+  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B, D, the residual where they have none.
+  coda::rt::Restaging restaged(stream);
+  long long ldc = n; // the residual is packed
+  if (restaged.input(a, lda, m, k, sizeof(K::ElementIn)) || restaged.input(b, ldb, n, k, sizeof(K::ElementIn)) ||
+      restaged.output(result0, ldd, m, n, sizeof(K::ElementD)) ||
+      restaged.input(operand1, ldc, m, n, sizeof(K::ElementC)))
+    return CODA_LAUNCH_FAILED;
   auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});
   auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});
   auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});
@@ -480,6 +488,7 @@ extern "C" int main_k1(const void *a, const void *b, const void *operand0, const
   cute::get<0>(sB) = ldb;
   cute::get<0>(sD) = ldd;
   auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});
+  cute::get<0>(sC) = ldc;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, static_cast<const K::ElementC *>(operand1), sC, static_cast<K::ElementD *>(result0), sD}};
@@ -487,8 +496,11 @@ extern "C" int main_k1(const void *a, const void *b, const void *operand0, const
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {}, {}, {}};
   args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
-  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+  auto padded = args;
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
+  if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
@@ -584,10 +596,13 @@ extern "C" int main_k2(const void *a, const void *b, const void *operand0, const
     return CODA_BAD_SHAPE;
   if (lda < k || ldb < k || ldd < n)
     return CODA_BAD_SHAPE;
-  // TMA needs 16-byte aligned rows.
-  constexpr int align = 16 / sizeof(K::ElementIn);
-  if (lda % align != 0 || ldb % align != 0 || ldd % K::kAlignD != 0 || !coda_aligned(a) || !coda_aligned(b) || !coda_aligned(result0) || n % K::kAlignD != 0 || !coda_aligned(operand1))
-    return CODA_MISALIGNED;
+  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B, D, the residual where they have none.
+  coda::rt::Restaging restaged(stream);
+  long long ldc = n; // the residual is packed
+  if (restaged.input(a, lda, m, k, sizeof(K::ElementIn)) || restaged.input(b, ldb, n, k, sizeof(K::ElementIn)) ||
+      restaged.output(result0, ldd, m, n, sizeof(K::ElementD)) ||
+      restaged.input(operand1, ldc, m, n, sizeof(K::ElementC)))
+    return CODA_LAUNCH_FAILED;
   auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});
   auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});
   auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});
@@ -595,6 +610,7 @@ extern "C" int main_k2(const void *a, const void *b, const void *operand0, const
   cute::get<0>(sB) = ldb;
   cute::get<0>(sD) = ldd;
   auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});
+  cute::get<0>(sC) = ldc;
   typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
       {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
       {{}, static_cast<const K::ElementC *>(operand1), sC, static_cast<K::ElementD *>(result0), sD}};
@@ -602,8 +618,11 @@ extern "C" int main_k2(const void *a, const void *b, const void *operand0, const
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{static_cast<const cutlass::bfloat16_t *>(operand0)}, {}, {}, {}};
   args.hw_info.sm_count = coda::rt::wholeWaves(m, n, K::kTileM, K::kTileN, 2, 1, args.scheduler.max_swizzle_size, args.scheduler.raster_order);
-  if (G::can_implement(args) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+  auto padded = args;
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
+  if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
 
