@@ -42,6 +42,8 @@ struct Extra {
   /// The kernel reads `value` in bf16/f16 and widens it to f32 in the epilogue (the program
   /// widened it in a pass of its own: a bf16 layer's bias).
   bool widen = false;
+  /// In a batched product: the same values for every batch (no batch dimension).
+  bool shared = false;
 };
 
 /// A reduction absorbed into the gemm.
@@ -55,8 +57,10 @@ struct Reduction {
 
 class ChainFuser {
 public:
-  ChainFuser(linalg::LinalgOp contraction, DominanceInfo &dom)
-      : contraction(contraction), dom(dom), batched(isa<linalg::BatchMatmulOp>(contraction)) {}
+  /// `batchedProducts`: also batched products of two activations (those attention left).
+  ChainFuser(linalg::LinalgOp contraction, DominanceInfo &dom, bool batchedProducts)
+      : contraction(contraction), dom(dom), batched(isa<linalg::BatchMatmulOp>(contraction)),
+        batchedProducts(batchedProducts) {}
 
   /// Collects the chain; returns false (with `reason`) when the contraction is not fusable.
   bool analyze(std::string &reason);
@@ -82,6 +86,7 @@ private:
   linalg::LinalgOp contraction;
   DominanceInfo &dom;
   bool batched;
+  bool batchedProducts;
   Value a, b;
   bool transposeA = false, transposeB = false;
   Value nonZeroInit; // a matmul init that is not a zero fill: added in the epilogue
@@ -155,7 +160,7 @@ bool ChainFuser::isSiblingContractionValue(Value value) {
 bool ChainFuser::analyze(std::string &reason) {
   a = contraction.getDpsInputs()[0];
   b = contraction.getDpsInputs()[1];
-  if (batched) {
+  if (batched && !batchedProducts) {
     reason = "batched product (attention): left for the attention path";
     return false;
   }
@@ -193,7 +198,7 @@ bool ChainFuser::analyze(std::string &reason) {
     b = narrowB;
     absorbTransposes();
   }
-  if (!isWeight(b)) {
+  if (!isWeight(b) && !batched) {
     reason = "product of two activations (attention): left for the attention path";
     return false;
   }
@@ -317,6 +322,7 @@ std::optional<unsigned> ChainFuser::addExtra(Value value, AffineMap map) {
   if (!type || !type.hasStaticShape())
     return std::nullopt;
   unsigned nb = batched ? 1 : 0;
+  bool shared = false;
   std::optional<SmallVector<unsigned>> readDims = getReadDims(map, type);
   if (!readDims)
     return std::nullopt;
@@ -326,18 +332,17 @@ std::optional<unsigned> ChainFuser::addExtra(Value value, AffineMap map) {
     role = OperandRole::Scalar;
   } else {
     ArrayRef<unsigned> kept(dims);
-    if (nb) {
-      if (kept.empty() || kept.front() != 0)
-        return std::nullopt; // shared across the batch: would need a broadcast
+    if (nb && !kept.empty() && kept.front() == 0)
       kept = kept.drop_front();
-    }
+    else if (nb)
+      shared = true; // every batch reads the same values
     if (kept == ArrayRef<unsigned>{nb, nb + 1})
       role = OperandRole::Matrix;
     else if (kept == ArrayRef<unsigned>{nb})
       role = OperandRole::Row;
     else if (kept == ArrayRef<unsigned>{nb + 1})
       role = OperandRole::Col;
-    else if (kept.empty() && !nb)
+    else if (kept.empty() && (!nb || shared)) // (a value per batch has no role)
       role = OperandRole::Scalar;
     else
       return std::nullopt;
@@ -348,7 +353,7 @@ std::optional<unsigned> ChainFuser::addExtra(Value value, AffineMap map) {
   auto it = extraIndex.find(key);
   if (it != extraIndex.end())
     return it->second;
-  extras.push_back({value, role, widen});
+  extras.push_back({value, role, widen, shared && role != OperandRole::Scalar});
   extraIndex[key] = extras.size() - 1;
   return extras.size() - 1;
 }
@@ -467,9 +472,10 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
   SmallVector<Value> extraValues;
   SmallVector<OperandRole> roles;
   for (Extra &e : extras) {
+    unsigned batchDim = e.shared ? 0 : nb;
     unsigned rank = e.role == OperandRole::Scalar ? 0
-                    : e.role == OperandRole::Matrix ? nb + 2
-                                                    : nb + 1;
+                    : e.role == OperandRole::Matrix ? batchDim + 2
+                                                    : batchDim + 1;
     extraValues.push_back(reshapeExtra(rewriter, loc, e.value, rank));
     roles.push_back(e.role);
   }
@@ -585,10 +591,14 @@ void ChainFuser::rewrite(RewriterBase &rewriter) {
 std::string mlir::coda::whyContractionIsNotFused(linalg::LinalgOp contraction) {
   auto func = contraction->getParentOfType<func::FuncOp>();
   DominanceInfo dom(func);
-  ChainFuser fuser(contraction, dom);
+  // (The report runs after the pipeline: a batched product left here was refused by both runs.)
+  ChainFuser fuser(contraction, dom, /*batchedProducts=*/true);
   std::string reason;
   if (!fuser.analyze(reason))
     return reason;
+  if (isa<linalg::BatchMatmulOp>(contraction))
+    return "batched product: fusable (--coda-fuse runs --coda-fuse-epilogue=batched=true after "
+           "attention)";
   if (!fuser.absorbedAnything() && !fuser.hasSibling())
     return "nothing to fuse: no epilogue, no transpose, no sibling product";
   return "fusable (run --coda-fuse-epilogue)";
@@ -596,11 +606,12 @@ std::string mlir::coda::whyContractionIsNotFused(linalg::LinalgOp contraction) {
 
 namespace {
 struct CodaFuseEpiloguePass : coda::impl::CodaFuseEpilogueBase<CodaFuseEpiloguePass> {
+  using Base::Base;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     SmallVector<linalg::LinalgOp> contractions;
     func.walk([&](Operation *op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      if (batched ? isa<linalg::BatchMatmulOp>(op) : isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         contractions.push_back(cast<linalg::LinalgOp>(op));
     });
     // A fused chain erases what only it read, another product among it (a dead one, or one
@@ -614,10 +625,12 @@ struct CodaFuseEpiloguePass : coda::impl::CodaFuseEpilogueBase<CodaFuseEpilogueP
       if (erased.ops.contains(contraction))
         continue;
       DominanceInfo dom(func);
-      ChainFuser fuser(contraction, dom);
+      ChainFuser fuser(contraction, dom, batched);
       std::string reason;
-      // A product with nothing to absorb and no sibling to merge with stays as written.
-      if (fuser.analyze(reason) && (fuser.absorbedAnything() || fuser.hasSibling()))
+      // A product with nothing to absorb and no sibling to merge with stays as written; a
+      // batched one becomes a kernel all the same (the alternative is a generic loop nest).
+      if (fuser.analyze(reason) &&
+          (batched || fuser.absorbedAnything() || fuser.hasSibling()))
         fuser.rewrite(rewriter);
     }
   }

@@ -37,6 +37,8 @@ void mlir::coda::buildCodaFusePipeline(OpPassManager &pm, const CodaFuseOptions 
   // After RoPE has followed q·kᵀ through attention's products (heads stay permuted), and
   // before the leftovers are merged: attention is matched on torch-mlir's own chains.
   pm.nest<func::FuncOp>().addPass(createCodaFuseAttention());
+  // Batched products that are not attention: one batched kernel each.
+  pm.nest<func::FuncOp>().addPass(createCodaFuseEpilogue({/*batched=*/true}));
   pm.nest<func::FuncOp>().addPass(createCodaInlineRowOperands());
   pm.nest<func::FuncOp>().addPass(createCodaFuseLeftovers());
   // After FuseLeftovers has made a post-norm, or a gated combination of interleaved columns,

@@ -5,8 +5,9 @@ test/gpu/check_examples.py runs coda's kernels for the bf16 layers against the s
 fp32. The functions take their weights as arguments, so that the exported files stay small.
 
 - PROGRAMS: name -> (function, argument maker) of every exported program;
-- LAYERS: the transformers-style decoder and encoder layers ([B, S, D] activations) and an MLP
-  at unaligned sizes (odd_mlp), each exported as `<name>` (f32) and `<name>_bf16`;
+- LAYERS: the transformers-style decoder and encoder layers ([B, S, D] activations), an MLP at
+  unaligned sizes (odd_mlp) and one of batched products (batched_mlp), each exported as
+  `<name>` (f32) and `<name>_bf16`;
 - ATTENTION: attention alone, heads [B, H, S, d]: F.scaled_dot_product_attention on bf16 heads
   with is_causal, enable_gqa and a boolean attn_mask, and an explicit softmax with a
   per-sequence masked_fill in f32 and bf16 (S 200: tiles and words of a runtime mask cut
@@ -232,6 +233,13 @@ def odd_mlp(x, w1, b1, w2, b2):
     return F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2)
 
 
+def batched_mlp(x, w1, b1, w2):
+    """Products with a weight per batch element (torch.bmm, and matmul against a transposed
+    batch), a bias shared by every batch, GELU between."""
+    h = F.gelu(torch.bmm(x, w1) + b1)
+    return torch.matmul(h, w2.transpose(1, 2))
+
+
 def hf_args(*shapes):
     return lambda: tuple(r(*s) for s in shapes)
 
@@ -260,6 +268,7 @@ LAYERS = {
         (B, S, D), (D,), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,), (D, D), (D,),
         (4 * D, D), (4 * D,), (D, 4 * D), (D,), (B, S, HD // 2), (B, S, HD // 2))),
     "odd_mlp": (odd_mlp, hf_args((B, S, 129), (1001, 129), (1001,), (7, 1001), (7,))),
+    "batched_mlp": (batched_mlp, hf_args((3, 100, 136), (3, 136, 200), (200,), (3, 72, 200))),
 }
 
 

@@ -9,7 +9,7 @@
 // CHECK-NEXT:      epilogue  arith.addf
 // CHECK-NEXT:      results   store tensor<8x32xf32>
 // CHECK-NEXT:    outside: linalg.matmul (line [[# @LINE + 20]]): nothing to fuse: no epilogue, no transpose, no sibling product
-// CHECK-NEXT:    outside: linalg.batch_matmul (line [[# @LINE + 22]]): batched product (attention): left for the attention path
+// CHECK-NEXT:    outside: linalg.batch_matmul (line [[# @LINE + 22]]): batched product: fusable (--coda-fuse runs --coda-fuse-epilogue=batched=true after attention)
 // CHECK-NEXT:    outside: linalg.generic (line [[# @LINE + 22]]): attention (scores, masking, softmax, values): left for the attention path
 // CHECK-NEXT:  @prep (run-once weight preparation): 0 fused kernels, 1 op outside
 // CHECK-NEXT:    (transforms weights once, at load time; not part of the per-call work)
@@ -75,10 +75,10 @@ func.func @strided_pairs(%x: tensor<16x64xf32>, %w: tensor<192x64xf32>)
 
 // A rotation of q left between its projection and attention (here a product with a table of
 // per-position values broadcast over the heads, which no pass took in) is named as such; the
-// batched product after it is attention's.
+// batched product after it (attention's, had the rotation matched) is named as well.
 // CHECK-LABEL: @unmatched_rotation: 1 fused kernel, 2 ops outside
 // CHECK:         outside: linalg.generic (line {{[0-9]+}}): elementwise op between a projection and attention that no epilogue absorbed (a rotation of q or k in a layout coda-fuse-rope does not match)
-// CHECK:         outside: linalg.batch_matmul (line {{[0-9]+}}): batched product (attention): left for the attention path
+// CHECK:         outside: linalg.batch_matmul (line {{[0-9]+}}): batched product: fusable (--coda-fuse runs --coda-fuse-epilogue=batched=true after attention)
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #table = affine_map<(d0, d1, d2) -> (d1, d2)>
 func.func @unmatched_rotation(%x: tensor<8x32xf32>, %w: tensor<16x32xf32>, %cos: tensor<8x8xf32>,

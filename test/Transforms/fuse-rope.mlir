@@ -46,7 +46,8 @@
 // SCORES:         arith.subf %[[A]], %[[B]] : f32
 // SCORES:         coda.yield
 // SCORES-NOT:   tensor.concat
-// SCORES:       linalg.batch_matmul
+// The scores q·kᵀ (no softmax follows: not attention) are one batched kernel.
+// SCORES:       coda.gemm %{{.*}}, %{{.*}} transpose_b : tensor<2x8x8xf32>, tensor<2x8x8xf32>
 // SCORES-LABEL: func.func private @coda_rope_permute_32x32
 // SCORES-SAME:    attributes {coda.weight_prep}
 
@@ -76,7 +77,7 @@
 // PARTIAL:         arith.cmpi ult, %{{.*}}, %c4
 // PARTIAL:         coda.yield
 // PARTIAL-NOT:   tensor.concat
-// PARTIAL:       linalg.batch_matmul
+// PARTIAL:       coda.gemm %{{.*}}, %{{.*}} transpose_b : tensor<2x8x8xf32>, tensor<2x8x8xf32>
 // PARTIAL-LABEL: func.func private @coda_rope_permute_32x32_c16w16d8o0r4_c0w16d8o0r4
 
 // A head read otherwise besides its rotated and passed-through columns would see the

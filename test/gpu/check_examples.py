@@ -240,6 +240,9 @@ FUNCTIONS["gpt_oss_mlp"] = [("main", gpt_oss_mlp)]
 # K 129, N 1001 and 7: every product re-pitches rows that TMA cannot address.
 FUNCTIONS["odd_mlp"] = [("main", layer("odd_mlp"))]
 FUNCTIONS["odd_mlp_f32"] = [("main", layer("odd_mlp", torch.float32))]
+# Batched products (torch.bmm, matmul against a transposed batch): one batched launch each.
+FUNCTIONS["batched_mlp"] = [("main", layer("batched_mlp"))]
+FUNCTIONS["batched_mlp_f32"] = [("main", layer("batched_mlp", torch.float32))]
 # transformers-style layers ([B, S, D]): attention runs in the launcher's generic kernels.
 HF_LAYERS = [name for name in models.LAYERS if name.startswith("hf_")]
 for _name in HF_LAYERS:
@@ -272,8 +275,9 @@ VARIANTS.update({f"{name}_split": (name, ["--tuning-db=" + os.path.join(ROOT, "t
 
 # Programs as torch-mlir writes them, fused by coda-opt before they are emitted: name -> file.
 FUSED = {name: os.path.join("examples", "torch", f"{name}_bf16.mlir")
-         for name in ["gpt_oss_mlp", "odd_mlp"] + HF_LAYERS}
-FUSED["odd_mlp_f32"] = os.path.join("examples", "torch", "odd_mlp.mlir")
+         for name in ["gpt_oss_mlp", "odd_mlp", "batched_mlp"] + HF_LAYERS}
+FUSED.update({f"{name}_f32": os.path.join("examples", "torch", f"{name}.mlir")
+              for name in ["odd_mlp", "batched_mlp"]})
 
 
 def emit(name, args):

@@ -42,10 +42,11 @@ using cutlass::Array;
 using cutlass::epilogue::fusion::detail::EmptyConsumerStoreCallbacks;
 using cutlass::epilogue::fusion::detail::EmptyProducerLoadCallbacks;
 
-/// Global (row, column) of the elements of a thread's epilogue fragments.
+/// Global (row, column) of the elements of a thread's epilogue fragments, in product `l` of a
+/// batch (0 unbatched).
 template <class ThrCoords> struct FragmentCoords {
   ThrCoords tCcD;
-  int m0, n0, M, N;
+  int m0, n0, M, N, l;
 
   template <int F>
   CUTLASS_DEVICE void get(int epi_v, int epi_m, int epi_n, Array<int, F> &rows,
@@ -64,7 +65,8 @@ template <class Args> CUTLASS_DEVICE auto fragmentCoords(Args const &args) {
   auto [M, N, K, L] = args.problem_shape_mnkl;
   int m = int(M), n = int(N);
   return FragmentCoords<decltype(args.tCcD)>{args.tCcD, m - int(cute::get<0>(args.residue_tCcD)),
-                                             n - int(cute::get<1>(args.residue_tCcD)), m, n};
+                                             n - int(cute::get<1>(args.residue_tCcD)), m, n,
+                                             int(cute::get<3>(args.tile_coord_mnkl))};
 }
 
 /// Members every node without device-side state shares.
@@ -140,11 +142,13 @@ struct IndexedCompute : CoordNode<IndexedComputeCallbacks<Fn>::template type, No
   using CoordNode<IndexedComputeCallbacks<Fn>::template type, NoArguments>::CoordNode;
 };
 
-/// Reads x[row, col] (row stride ld) at each element, or x[row, col mod Period] for a table of
-/// Period columns (a constant, so that the modulo is a mask); 0 outside the problem.
+/// Reads x[row, col] (row stride ld; in a batch, product l's matrix `batch` elements further)
+/// at each element, or x[row, col mod Period] for a table of Period columns (a constant, so
+/// that the modulo is a mask); 0 outside the problem.
 template <class Element> struct GlobalLoadArguments {
   Element const *ptr = nullptr;
   long long ld = 0;
+  long long batch = 0;
 };
 template <class Element, int Period> struct GlobalLoadCallbacks {
   template <class Coords> struct type : EmptyConsumerStoreCallbacks {
@@ -161,13 +165,14 @@ template <class Element, int Period> struct GlobalLoadCallbacks {
       auto in = [&](int i) { return rows[i] < coords.M && cols[i] < coords.N; };
       auto at = [&](int i) {
         int col = Period > 0 ? int(unsigned(cols[i]) % Period) : cols[i];
-        return params.ptr + rows[i] * params.ld + col;
+        return params.ptr + coords.l * params.batch + rows[i] * params.ld + col;
       };
       Array<float, F> out;
       // The accumulator layout gives fragments column pairs (2p, 2p+1) of one row, and N is
       // even wherever D goes through TMA: then each pair is one load of two elements (the
       // condition is the same for the whole fragment, so every load can be issued up front).
-      bool pairs = F % 2 == 0 && coords.N % 2 == 0 && params.ld % 2 == 0 && Period % 2 == 0 &&
+      bool pairs = F % 2 == 0 && coords.N % 2 == 0 && params.ld % 2 == 0 &&
+                   params.batch % 2 == 0 && Period % 2 == 0 &&
                    reinterpret_cast<uintptr_t>(params.ptr) % (2 * sizeof(Element)) == 0;
       CUTLASS_PRAGMA_UNROLL
       for (int i = 0; i + 1 < F; i += 2)
@@ -270,10 +275,12 @@ enum class Columns {
   Expand    // out[i, 2j] = even[i, j], out[i, 2j+1] = odd[i, j]
 };
 
-/// Writes its input(s) to out[row, ...] (row stride ld) and passes the first one on.
+/// Writes its input(s) to out[row, ...] (row stride ld; in a batch, product l's matrix `batch`
+/// elements further) and passes the first one on.
 template <class Element> struct GlobalStoreArguments {
   Element *ptr = nullptr;
   long long ld = 0;
+  long long batch = 0;
 };
 template <class Element, Columns C> struct GlobalStoreCallbacks {
   template <class Coords> struct type : EmptyConsumerStoreCallbacks {
@@ -292,7 +299,7 @@ template <class Element, Columns C> struct GlobalStoreCallbacks {
       for (int i = 0; i < F; ++i) {
         if (rows[i] >= coords.M || cols[i] >= coords.N)
           continue;
-        Element *row = params.ptr + rows[i] * params.ld;
+        Element *row = params.ptr + coords.l * params.batch + rows[i] * params.ld;
         if constexpr (C == Columns::Same) {
           row[cols[i]] = Element(v[0][i]);
         } else if constexpr (C == Columns::Contract) {

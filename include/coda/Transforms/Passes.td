@@ -130,7 +130,16 @@ def CodaFuseEpilogue : Pass<"coda-fuse-epilogue", "::mlir::func::FuncOp"> {
     Chain values used outside the chain become stored results; everything else stays as it
     was. Products of two activations (attention) and products with nothing to fuse are left
     unchanged.
+
+    With `batched=true` (run after `--coda-fuse-attention`), only `linalg.batch_matmul`s are
+    taken, of any two operands: the batched products that attention left. Each becomes a
+    batched `coda.gemm`, with or without a chain to absorb; operands read without the batch
+    index (a bias) are shared by every batch.
   }];
+  let options = [
+    Option<"batched", "batched", "bool", "false",
+           "Fuse only batched products, of any operands (those attention did not take)">,
+  ];
   let dependentDialects = ["::mlir::coda::CodaDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
 }

@@ -160,9 +160,11 @@ struct EpilogueSpace {
 static void addPairedInput(OpBuilder &b, Location loc, const EpilogueSpace &space, Value tensor,
                            ArrayRef<AffineExpr> exprs, unsigned count,
                            SmallVectorImpl<Value> &inputs, SmallVectorImpl<AffineMap> &maps) {
+  // A batched product's operand without a batch dimension is read by every batch.
+  bool withBatch = cast<ShapedType>(tensor.getType()).getRank() > static_cast<int64_t>(exprs.size());
   if (count == 1) {
     inputs.push_back(tensor);
-    maps.push_back(space.map(exprs, /*withBatch=*/true));
+    maps.push_back(space.map(exprs, withBatch));
     return;
   }
   Value split = splitLastDim(b, loc, tensor);
@@ -170,7 +172,7 @@ static void addPairedInput(OpBuilder &b, Location loc, const EpilogueSpace &spac
     SmallVector<AffineExpr> withColumn(exprs.begin(), exprs.end());
     withColumn.push_back(getAffineConstantExpr(column, b.getContext()));
     inputs.push_back(split);
-    maps.push_back(space.map(withColumn, /*withBatch=*/true));
+    maps.push_back(space.map(withColumn, withBatch));
   }
 }
 

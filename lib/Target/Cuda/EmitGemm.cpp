@@ -112,6 +112,11 @@ void CudaEmitter::emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan 
   os << "    return v;\n  }\n};\n\n";
 }
 
+/// In a batched product, whether epilogue operand i has a batch dimension of its own.
+static bool hasOwnBatch(GemmOp op, unsigned i) {
+  return op.isBatched() && !op.isSharedAcrossBatch(i);
+}
+
 LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   auto dispatch = op->getAttrOfType<ArrayAttr>(kDispatchAttr);
   if (!dispatch)
@@ -280,6 +285,7 @@ LogicalResult CudaEmitter::emitKernelOfConfig(GemmOp op, StringRef name) {
           "      sm90_get_tma_dispatch_policy<TileShape, EpilogueTile, ElementC, "
        << (plan.dResult >= 0 ? "ElementD" : noDElement) << ", EpilogueSchedule>())::StagesC;\n";
 
+  auto perBatch = [&](unsigned i) { return hasOwnBatch(op, i); };
   // The DAG's nodes, in topological order.
   SmallVector<std::string> nodes;
   SmallVector<std::string> edges;
@@ -295,12 +301,15 @@ LogicalResult CudaEmitter::emitKernelOfConfig(GemmOp op, StringRef name) {
       nodes.push_back(fusion + "Sm90ScalarBroadcast<" + t + ">");
       break;
     case OperandRole::Col: // one value per column, broadcast along the rows
-      nodes.push_back(fusion + "Sm90RowBroadcast<0, TileShape, " + t + ", float>");
+      nodes.push_back(fusion + "Sm90RowBroadcast<0, TileShape, " + t + ", float" +
+                      (perBatch(i) ? ", cute::Stride<cute::_0, cute::_1, int64_t>" : "") + ">");
       break;
     case OperandRole::Row: // one value per row, broadcast along the columns
       nodes.push_back(awaits ? "coda::rt::AwaitedRows<" + fusion + "Sm90ColBroadcast<0, TileShape, " +
                                    t + ", float>>"
-                             : fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float>");
+                             : fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float" +
+                                   (perBatch(i) ? ", cute::Stride<cute::_1, cute::_0, int64_t>" : "") +
+                                   ">");
       break;
     case OperandRole::Matrix:
       nodes.push_back(int(i) == plan.sourceOperand ? fusion + "Sm90SrcFetch<ElementC>"
@@ -431,8 +440,11 @@ SmallVector<std::string> CudaEmitter::launcherParams(GemmOp op) {
     params.push_back("const void *" + input);
   for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
     params.push_back("void *result" + std::to_string(r));
-  params.append({"int m", "int n", "int k", "long long lda", "long long ldb", "long long ldd",
-                 "void *workspace", "cudaStream_t stream"});
+  params.append({"int m", "int n", "int k"});
+  if (op.isBatched()) // the number of products
+    params.push_back("int l");
+  params.append({"long long lda", "long long ldb", "long long ldd", "void *workspace",
+                 "cudaStream_t stream"});
   return params;
 }
 
@@ -447,6 +459,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
                                unsigned numNodes, const KernelConfig &config) {
   std::string traits = (name + "_kernel").str();
   bool contract = plan.pairwise == PairwiseMode::Contract;
+  auto perBatch = [&](unsigned i) { return hasOwnBatch(op, i); };
   SmallVector<unsigned> reductions;
   for (auto [r, result] : llvm::enumerate(plan.results))
     if (result.sink == Sink::Reduce)
@@ -542,7 +555,9 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     os << ") {\n";
   }
   os << "  using K = " << traits << ";\n  using G = K::Gemm;\n";
-  os << "  if (m < 1 || n < 1 || k < 1" << (op.getInArity() == 2 ? " || n % 2 != 0" : "");
+  bool batched = op.isBatched();
+  os << "  if (m < 1 || n < 1 || k < 1" << (batched ? " || l < 1" : "")
+     << (op.getInArity() == 2 ? " || n % 2 != 0" : "");
   // Periods N must be a multiple of: the tables read through TMA (whole periods a tile) and
   // the heads rotated into halves. Tables read per thread take column j mod T at any N.
   std::set<int64_t> periods;
@@ -569,15 +584,21 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   os << "  coda::rt::Restaging restaged(stream);\n";
   if (plan.sourceOperand >= 0)
     os << "  long long ldc = n; // the residual is packed\n";
-  os << "  if (restaged.input(a, lda, " << (op.getTransposeA() ? "k, m" : "m, k")
-     << ", sizeof(K::ElementIn)) || restaged.input(b, ldb, "
-     << (op.getTransposeB() ? "n, k" : "k, n") << ", sizeof(K::ElementIn))";
+  // A batch's matrices lie one after the other: its rows are copied as one matrix's.
+  auto rows = [&](StringRef r, bool perBatchRows) {
+    return (perBatchRows ? "l * (long long)" + r : r).str();
+  };
+  os << "  if (restaged.input(a, lda, " << rows(op.getTransposeA() ? "k" : "m", batched) << ", "
+     << (op.getTransposeA() ? "m" : "k") << ", sizeof(K::ElementIn)) || restaged.input(b, ldb, "
+     << rows(op.getTransposeB() ? "n" : "k", batched) << ", " << (op.getTransposeB() ? "k" : "n")
+     << ", sizeof(K::ElementIn))";
   if (stageD)
-    os << " ||\n      restaged.output(result" << plan.dResult << ", ldd, m, n, sizeof(K::ElementD)"
+    os << " ||\n      restaged.output(result" << plan.dResult << ", ldd, " << rows("m", batched)
+       << ", n, sizeof(K::ElementD)"
        << (plan.hasSource ? ", &init" + std::to_string(plan.dResult) : std::string()) << ")";
   if (plan.sourceOperand >= 0)
-    os << " ||\n      restaged.input(operand" << plan.sourceOperand
-       << ", ldc, m, n, sizeof(K::ElementC))";
+    os << " ||\n      restaged.input(operand" << plan.sourceOperand << ", ldc, "
+       << rows("m", perBatch(plan.sourceOperand)) << ", n, sizeof(K::ElementC))";
   os << ")\n    return CODA_LAUNCH_FAILED;\n";
   SmallVector<std::string> refused;
   if (plan.dResult >= 0 && !stageD)
@@ -600,17 +621,23 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     llvm::interleave(refused, os, " || ");
     os << ")\n    return CODA_MISALIGNED;\n";
   }
-  os << "  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, 1});\n";
-  os << "  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, 1});\n";
-  os << "  auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, 1});\n";
+  std::string l = batched ? "l" : "1";
+  os << "  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, " << l << "});\n";
+  os << "  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, " << l << "});\n";
+  os << "  auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, " << l << "});\n";
   os << "  cute::get<" << (op.getTransposeA() ? 1 : 0) << ">(sA) = lda;\n";
   os << "  cute::get<" << (op.getTransposeB() ? 0 : 1) << ">(sB) = ldb;\n";
+  if (batched) // a batch's matrices one after the other
+    os << "  cute::get<2>(sA) = int64_t(" << (op.getTransposeA() ? "k" : "m") << ") * lda;\n"
+       << "  cute::get<2>(sB) = int64_t(" << (op.getTransposeB() ? "n" : "k") << ") * ldb;\n";
   if (halves) {
     os << "  // The pairs side by side, packed, after the GEMM's workspace and partials.\n";
     os << "  K::ElementD *staging = reinterpret_cast<K::ElementD *>(static_cast<char *>(workspace) + "
        << name << "_staging_offset(m, n, k));\n";
   } else {
     os << "  cute::get<0>(sD) = ldd;\n";
+    if (batched)
+      os << "  cute::get<2>(sD) = int64_t(m) * ldd;\n";
   }
   std::string dPtr = halves ? "staging"
                      : plan.dResult >= 0
@@ -623,10 +650,15 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
                                std::to_string(plan.sourceOperand) + ")"
                          : "nullptr";
   // An init shares D's leading dimension; an operand is packed.
-  if (plan.sourceOperand >= 0)
+  if (plan.sourceOperand >= 0) {
     os << "  auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});\n"
           "  cute::get<0>(sC) = ldc;\n";
-  os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},\n";
+    if (batched) // (0: every batch reads the same residual)
+      os << "  cute::get<2>(sC) = " << (perBatch(plan.sourceOperand) ? "int64_t(m) * ldc" : "0")
+         << ";\n";
+  }
+  os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::"
+     << (batched ? "kBatched" : "kGemm") << ", {m, n, k, " << l << "},\n";
   os << "      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},\n";
   os << "      {{}, " << cPtr << ", " << (plan.sourceOperand >= 0 ? "sC" : "sD") << ", " << dPtr
      << ", sD}};\n";
@@ -649,13 +681,18 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       nodeArgs.push_back("{{}, {" + ptr + "}}");
       break;
     case OperandRole::Row:
-      nodeArgs.push_back(awaits ? "{{" + ptr + "}, rowsDone}" : "{" + ptr + "}");
+      nodeArgs.push_back(awaits        ? "{{" + ptr + "}, rowsDone}"
+                         : perBatch(i) ? "{" + ptr + ", {}, {cute::_1{}, cute::_0{}, int64_t(m)}}"
+                                       : "{" + ptr + "}");
       break;
     case OperandRole::Col:
-      nodeArgs.push_back("{" + ptr + "}");
+      nodeArgs.push_back(perBatch(i) ? "{" + ptr + ", {}, {cute::_0{}, cute::_1{}, int64_t(n)}}"
+                                     : "{" + ptr + "}");
       break;
     case OperandRole::Matrix:
-      nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}" : "{" + ptr + ", n}");
+      nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}"
+                         : perBatch(i)                ? "{" + ptr + ", n, (long long)m * n}"
+                                                      : "{" + ptr + ", n}");
       break;
     case OperandRole::Tiled:
       nodeArgs.push_back(tableByTma(op, i)
@@ -675,7 +712,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), n / 2}");
     } else if (result.sink == Sink::Store) {
       const char *ld = contract ? "n / 2" : plan.pairwise == PairwiseMode::Expand ? "2 * n" : "n";
-      nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), " + ld + "}");
+      nodeArgs.push_back("{static_cast<" + result.element + " *>(" + out + "), " + ld +
+                         (batched ? ", (long long)m * n" : "") + "}");
     } else if (result.sink == Sink::Reduce) {
       Combiner c = result.mode.getCombiner();
       std::string identity = c == Combiner::LogSumExp ? "coda::rt::MaxSum{-INFINITY, 0.f}"
@@ -693,7 +731,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // Whole waves: as many CTAs as the tiles need in as many waves as one per SM would take (or
   // the SMs a reduction beside the kernel leaves it).
   std::string waves = "coda::rt::wholeWaves(" + tiling + ")";
-  bool wholeWaves = getKernelConfig(op).getGrid() == GridSize::WholeWaves;
+  // (A batch's tiles are more than one product's: the persistent grid covers every SM.)
+  bool wholeWaves = getKernelConfig(op).getGrid() == GridSize::WholeWaves && !batched;
   if (config.splits > 1) // one CTA per unit; the SMs only bound the splits
     os << "  args.hw_info.sm_count = coda::rt::smCount();\n";
   else if (awaits) // (0: every SM)

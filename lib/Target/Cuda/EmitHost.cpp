@@ -193,7 +193,9 @@ LogicalResult CudaEmitter::emitFunctionLauncher(func::FuncOp func, LauncherKind 
         bos << ", " << ptr(x);
       for (Value r : gemm->getResults())
         bos << ", " << ptr(r);
-      bos << ", " << m << ", " << n << ", " << k << ", " << (gemm.getTransposeA() ? m : k) << ", "
+      bos << ", " << m << ", " << n << ", " << k << ", "
+          << (gemm.isBatched() ? std::to_string(gemm.getBatchSize()) + ", " : std::string())
+          << (gemm.getTransposeA() ? m : k) << ", "
           << (gemm.getTransposeB() ? k : n) << ", " << n << ", scratch, stream";
       if (handed) {
         const std::string &split = rows->second.second;

@@ -48,6 +48,18 @@ static void coda_check_matrix(const char *fn, const char *what, const torch::Ten
               coda_dims(t.strides()).c_str());
 }
 
+/// A or B of a batched product: [L, rows, columns], its matrices as coda_check_matrix wants
+/// them and one after the other (batch stride rows times the row stride).
+static void coda_check_batch(const char *fn, const char *what, const torch::Tensor &t,
+                             at::ScalarType dtype, const at::Device &device) {
+  coda_check_device(fn, what, t, dtype, device);
+  TORCH_CHECK(t.dim() == 3, fn, ": ", what, " must be a batch of matrices [L, rows, columns], got shape ",
+              coda_dims(t.sizes()).c_str());
+  TORCH_CHECK(t.stride(2) == 1 && t.stride(1) >= t.size(2) && t.stride(0) == t.size(1) * t.stride(1),
+              fn, ": ", what, " must hold its row-major matrices one after the other (call .contiguous()), got strides ",
+              coda_dims(t.strides()).c_str());
+}
+
 /// Pairwise kernels read column pairs.
 static void coda_check_even(const char *fn, int64_t n) {
   TORCH_CHECK(n % 2 == 0, fn, ": a pairwise kernel needs an even N (B has an odd number of columns)");
@@ -94,13 +106,20 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
   os << ") {\n";
   os << "  const char *fn = \"" << name << "\";\n";
   Type inElem = op.getA().getType().getElementType();
-  os << "  coda_check_matrix(fn, \"a\", a, " << torchDtype(inElem) << ", a.device());\n";
-  os << "  coda_check_matrix(fn, \"b\", b, " << torchDtype(inElem) << ", a.device());\n";
-  os << "  const int64_t m = a.size(" << (op.getTransposeA() ? 1 : 0) << "), k = a.size("
-     << (op.getTransposeA() ? 0 : 1) << "), n = b.size(" << (op.getTransposeB() ? 0 : 1) << ");\n";
-  os << "  TORCH_CHECK(b.size(" << (op.getTransposeB() ? 1 : 0) << ") == k, fn, \": b must be "
-     << (op.getTransposeB() ? "[N, K]" : "[K, N]")
-     << " with a's K, got \", coda_dims(b.sizes()).c_str(), \" for a \", coda_dims(a.sizes()).c_str());\n";
+  bool batched = op.isBatched();
+  int nb = batched ? 1 : 0; // the batch dimension before the matrices'
+  const char *check = batched ? "coda_check_batch" : "coda_check_matrix";
+  os << "  " << check << "(fn, \"a\", a, " << torchDtype(inElem) << ", a.device());\n";
+  os << "  " << check << "(fn, \"b\", b, " << torchDtype(inElem) << ", a.device());\n";
+  os << "  const int64_t m = a.size(" << nb + (op.getTransposeA() ? 1 : 0) << "), k = a.size("
+     << nb + (op.getTransposeA() ? 0 : 1) << "), n = b.size(" << nb + (op.getTransposeB() ? 0 : 1)
+     << ");\n";
+  os << "  TORCH_CHECK(b.size(" << nb + (op.getTransposeB() ? 1 : 0) << ") == k"
+     << (batched ? " && b.size(0) == a.size(0)" : "") << ", fn, \": b must be "
+     << (batched ? "[L, " : "[") << (op.getTransposeB() ? "N, K]" : "K, N]")
+     << " with a's " << (batched ? "L and K" : "K") << ", got \", coda_dims(b.sizes()).c_str(), \" for a \", coda_dims(a.sizes()).c_str());\n";
+  if (batched)
+    os << "  const int64_t l = a.size(0);\n";
   std::string nOut = op.getPairwise() == PairwiseMode::Contract ? "n / 2"
                      : op.getPairwise() == PairwiseMode::Expand ? "2 * n"
                                                                 : "n";
@@ -117,6 +136,8 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
       shape = "{m, " + std::to_string(periodOf(op, i)) + "}";
       break;
     }
+    if (batched && op.getRole(i) != OperandRole::Scalar && !op.isSharedAcrossBatch(i))
+      shape.insert(1, "l, ");
     os << "  coda_check(fn, \"operand" << i << " (" << stringifyOperandRole(op.getRole(i))
        << ")\", operand" << i << ", "
        << torchDtype(cast<ShapedType>(op.getExtras()[i].getType()).getElementType()) << ", "
@@ -131,10 +152,11 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
          << "}, a.options().dtype(at::kFloat));\n";
     } else {
       Type t = cast<ShapedType>(op->getResult(r).getType()).getElementType();
+      std::string rows = batched ? "l, m" : "m";
       if (mode.isAccumulate())
-        os << "  coda_check(fn, \"init" << r << "\", init" << r << ", " << torchDtype(t) << ", {m, "
-           << nOut << "}, a.device());\n";
-      os << "  auto " << out << " = torch::empty({m, " << nOut << "}, a.options().dtype("
+        os << "  coda_check(fn, \"init" << r << "\", init" << r << ", " << torchDtype(t) << ", {"
+           << rows << ", " << nOut << "}, a.device());\n";
+      os << "  auto " << out << " = torch::empty({" << rows << ", " << nOut << "}, a.options().dtype("
          << torchDtype(t) << "));\n";
     }
     outs.push_back(out);
@@ -145,7 +167,7 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
   os << "  int status = " << name << "(";
   for (const std::string &tensor : llvm::concat<const std::string>(inputs, outs))
     os << tensor << ".data_ptr(), ";
-  os << "m, n, k, a.stride(0), b.stride(0), " << nOut
+  os << "m, n, k, " << (batched ? "l, a.stride(1), b.stride(1), " : "a.stride(0), b.stride(0), ") << nOut
      << ", workspace.data_ptr(), at::cuda::getCurrentCUDAStream());\n";
   emitTorchReturn(outs);
 }

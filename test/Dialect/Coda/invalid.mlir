@@ -146,10 +146,10 @@ func.func @col_shape(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %c: tensor<4xf32>
 
 // -----
 
-func.func @matrix_shape(%a: tensor<2x4x8xf32>, %b: tensor<2x8x6xf32>, %m: tensor<4x6xf32>) {
-  // expected-error @+1 {{operand #0 has role 'matrix' and needs shape [2, 4, 6], got [4, 6]}}
+func.func @matrix_shape(%a: tensor<2x4x8xf32>, %b: tensor<2x8x6xf32>, %m: tensor<3x4x6xf32>) {
+  // expected-error @+1 {{operand #0 has role 'matrix' and needs shape [2, 4, 6] (or [4, 6], shared by the batch), got [3, 4, 6]}}
   %0 = coda.gemm %a, %b : tensor<2x4x8xf32>, tensor<2x8x6xf32>
-      with(%m as matrix : tensor<4x6xf32>)
+      with(%m as matrix : tensor<3x4x6xf32>)
       -> (store tensor<2x4x6xf32>)
       epilogue(%acc: f32, %v: f32, %i: index, %j: index) {
     coda.yield %acc : f32

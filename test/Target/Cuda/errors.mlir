@@ -4,14 +4,28 @@
 // RUN: rm -f %t.cu && not coda-translate --coda-to-cuda %s -split-input-file -o %t.cu 2>/dev/null
 // RUN: not test -e %t.cu
 
-func.func @batched(%x: tensor<2x8x16xbf16>, %w: tensor<2x16x32xbf16>) -> tensor<2x8x32xbf16> {
-  // expected-error @+1 {{batched products are not supported by the CUDA backend yet}}
+// A batched product runs as one batched launch; its reductions do not yet.
+func.func @batched_reduce(%x: tensor<2x8x16xbf16>, %w: tensor<2x16x32xbf16>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{batched products with reduction results are not supported by the CUDA backend yet}}
   %0 = coda.gemm %x, %w : tensor<2x8x16xbf16>, tensor<2x16x32xbf16>
-      -> (store tensor<2x8x32xbf16>)
+      -> (reduce<row, sum> tensor<2x8xf32>)
       epilogue(%a: f32, %i: index, %j: index) {
     coda.yield %a : f32
   }
-  return %0 : tensor<2x8x32xbf16>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @batched_pairwise(%x: tensor<2x8x16xbf16>, %w: tensor<2x16x32xbf16>) -> tensor<2x8x16xbf16> {
+  // expected-error @+1 {{batched products with a pairwise epilogue are not supported by the CUDA backend yet}}
+  %0 = coda.gemm %x, %w pairwise(contract) : tensor<2x8x16xbf16>, tensor<2x16x32xbf16>
+      -> (store tensor<2x8x16xbf16>)
+      epilogue(%g: f32, %u: f32, %i: index, %j: index) {
+    %p = arith.mulf %g, %u : f32
+    coda.yield %p : f32
+  }
+  return %0 : tensor<2x8x16xbf16>
 }
 
 // -----

@@ -48,6 +48,17 @@ static bool isGemmInputElementType(Type t) { return t.isBF16() || t.isF16() || t
 // GemmOp accessors
 //===----------------------------------------------------------------------===//
 
+bool GemmOp::isSharedAcrossBatch(unsigned index) {
+  if (!isBatched())
+    return false;
+  OperandRole role = getRole(index);
+  unsigned rank = cast<RankedTensorType>(getExtras()[index].getType()).getRank();
+  unsigned own = role == OperandRole::Scalar ? 0
+                 : role == OperandRole::Matrix || role == OperandRole::Tiled ? 2
+                                                                             : 1;
+  return role != OperandRole::Scalar && rank == own;
+}
+
 int64_t GemmOp::getBatchSize() { return isBatched() ? getA().getType().getDimSize(0) : 1; }
 
 int64_t GemmOp::getM() {
@@ -496,7 +507,9 @@ LogicalResult GemmOp::verify() {
     auto type = cast<RankedTensorType>(extra.getType());
     OperandRole role = getRole(index);
     SmallVector<int64_t> expected;
-    if (role != OperandRole::Scalar && isBatched())
+    // In a batched product an operand has its own batch dimension, or none: shared by every
+    // batch (a bias).
+    if (role != OperandRole::Scalar && isBatched() && !isSharedAcrossBatch(index))
       expected.push_back(batch);
     if (role == OperandRole::Row || role == OperandRole::Matrix || role == OperandRole::Tiled)
       expected.push_back(m);
@@ -516,10 +529,15 @@ LogicalResult GemmOp::verify() {
                                         << "; pairwise columns need an even period";
       expected.push_back(period);
     }
-    if (type.getShape() != ArrayRef<int64_t>(expected))
-      return emitOpError("operand #")
-             << index << " has role '" << stringifyOperandRole(role) << "' and needs shape "
-             << shapeStr(expected) << ", got " << shapeStr(type.getShape());
+    if (type.getShape() != ArrayRef<int64_t>(expected)) {
+      InFlightDiagnostic diag = emitOpError("operand #")
+                                << index << " has role '" << stringifyOperandRole(role)
+                                << "' and needs shape " << shapeStr(expected);
+      if (role != OperandRole::Scalar && role != OperandRole::Tiled && isBatched())
+        diag << " (or " << shapeStr(ArrayRef<int64_t>(expected).drop_front())
+             << ", shared by the batch)";
+      return diag << ", got " << shapeStr(type.getShape());
+    }
     Type elementType = type.getElementType();
     if (!isa<FloatType, IntegerType>(elementType))
       return emitOpError("operand #") << index << " has unsupported element type "

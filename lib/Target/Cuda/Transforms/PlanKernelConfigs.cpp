@@ -40,8 +40,22 @@ static Type elementOf(Value v) { return cast<ShapedType>(v.getType()).getElement
 
 /// How each result leaves the epilogue; an error at the op where the back end cannot run it.
 static FailureOr<SmallVector<ResultSink>> chooseSinks(GemmOp op, const Paths &paths) {
-  if (op.isBatched())
-    return op.emitOpError("batched products are not supported by the CUDA backend yet"), failure();
+  // A batched product runs as CUTLASS's batched GEMM (the L mode): elementwise epilogues with
+  // operands per batch or shared, stored or accumulated results.
+  if (op.isBatched()) {
+    auto refuse = [&](StringRef what) {
+      return op.emitOpError("batched products with ")
+             << what << " are not supported by the CUDA backend yet", failure();
+    };
+    if (op.getPairwise())
+      return refuse("a pairwise epilogue");
+    for (unsigned r = 0, e = op.getNumResults(); r < e; ++r)
+      if (op.getMode(r).isReduce())
+        return refuse("reduction results");
+    for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
+      if (op.getRole(i) == OperandRole::Tiled)
+        return refuse("tiled operands");
+  }
   Type inElem = elementOf(op.getA());
   if (!isHalf(inElem) && !inElem.isF32())
     return op.emitOpError("the CUDA backend needs bf16, f16 or f32 (TF32) inputs, got ") << inElem,
@@ -171,10 +185,12 @@ static double epilogueOpsPerElement(GemmOp op, ArrayRef<ResultSink> sinks, bool 
 /// element type and both operands' layouts; the pairwise mode (and the heads it rotates); each
 /// epilogue operand's role and element type (a table's period); each result's mode and
 /// element type; and the epilogue's fp32 operations per element. For example
-/// "8192x28672x4096:bf16:nt:contract:-:store-bf16:ops16".
+/// "8192x28672x4096:bf16:nt:contract:-:store-bf16:ops16" ("b<L>:" first for a batch of L).
 static std::string tuningKey(GemmOp op, int64_t m, double opsPerElement) {
   std::string key;
   llvm::raw_string_ostream os(key);
+  if (op.isBatched()) // "b<L>:" before a batch of L products
+    os << "b" << op.getBatchSize() << ":";
   os << m << "x" << op.getN() << "x" << op.getK() << ":" << elementOf(op.getA()) << ":"
      << (op.getTransposeA() ? "t" : "n") << (op.getTransposeB() ? "t" : "n") << ":";
   if (std::optional<PairwiseMode> mode = op.getPairwise())
@@ -287,7 +303,8 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
               isHalf(elementOf(op->getResult(r))));
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     plain &= op.getRole(i) != OperandRole::Tiled;
-  KernelProblem problem{op.getM(), op.getN(), op.getK(), bytes, ops, plain,
+  // A batch of L products is planned as one of L·M rows: as many tiles, within a tile per batch.
+  KernelProblem problem{op.getBatchSize() * op.getM(), op.getN(), op.getK(), bytes, ops, plain,
                         op->hasAttr(kAwaitsRowsAttr), opsFull,
                         elementOf(op.getA()).isF32() ? 4 : 2};
   // A HalvesStore tiles the result in whole heads: the CTA tile's N is a multiple of the head,
@@ -299,15 +316,18 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
   // the model's best; and whether it came from the database.
   auto choose = [&](int64_t m, SmallVector<std::pair<KernelConfig, double>> &ranked) {
     KernelProblem p = problem;
-    p.m = m;
+    p.m = op.getBatchSize() * m;
     ranked = rankConfigs(p, &target);
     if (head)
       llvm::erase_if(ranked, [&](const auto &c) { return c.first.tileN % *head != 0; });
+    // The batched launch runs on the persistent scheduler: no split-K.
+    if (op.isBatched())
+      llvm::erase_if(ranked, [&](const auto &c) { return c.first.splits > 1; });
     auto it = db.find(tuningKey(op, m, ops));
     if (it != db.end() && head && it->second.tileN % *head != 0)
       it = db.end();
     // A row hand-off follows the persistent scheduler's tile order, which split-K's is not.
-    if (it != db.end() && it->second.splits > 1 && op->hasAttr(kAwaitsRowsAttr))
+    if (it != db.end() && it->second.splits > 1 && (op->hasAttr(kAwaitsRowsAttr) || op.isBatched()))
       it = db.end();
     return it != db.end() ? std::make_pair(it->second, true)
                           : std::make_pair(ranked.front().first, false);
@@ -327,7 +347,7 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
   op->setAttr(KernelConfigAttr::getAttrName(), chosenAttr);
 
   // Runtime dispatch on M: a configuration per range, the kernel's own in its own range.
-  if (!dispatch.empty() && !op->hasAttr(kAwaitsRowsAttr)) {
+  if (!dispatch.empty() && !op->hasAttr(kAwaitsRowsAttr) && !op.isBatched()) {
     Builder b(context);
     SmallVector<Attribute> entries;
     bool differs = false;

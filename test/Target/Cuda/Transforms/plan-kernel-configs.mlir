@@ -79,4 +79,4 @@ func.func @many_rows(%q: tensor<1x1000x4x64xbf16>, %k: tensor<1x1000x2x64xbf16>)
 
 // A kernel the back end cannot run is an error here, at the op.
 // RUN: not coda-opt --coda-plan-kernel-configs --split-input-file %S/Inputs/unplannable.mlir 2>&1 | FileCheck %s --check-prefix=ERROR
-// ERROR: error: 'coda.gemm' op batched products are not supported by the CUDA backend yet
+// ERROR: error: 'coda.gemm' op batched products with reduction results are not supported by the CUDA backend yet

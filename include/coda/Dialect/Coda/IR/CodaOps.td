@@ -31,8 +31,9 @@ def Coda_GemmOp : Coda_Op<"gemm", [
     ```
 
     **Shapes.** `A` is `[M, K]` (`[K, M]` with `transpose_a`), `B` is `[K, N]` (`[N, K]` with
-    `transpose_b`); with a leading batch dimension on both, every operand except scalars and
-    every result carries it too. Shapes are static.
+    `transpose_b`); with a leading batch dimension on both, every result carries it too, and
+    every operand except scalars carries it or is shared by all batches (a bias `[N]` over a
+    batch of `[M, N]` products). Shapes are static.
 
     **Operands** (`with(...)`) each have a role: `scalar` (rank 0), `row` (`[M]`), `col`
     (`[N]`), `matrix` (`[M, N]`) or `tiled` (`[M, T]`, read at column `j mod T`: a per-row
@@ -98,6 +99,9 @@ def Coda_GemmOp : Coda_Op<"gemm", [
   let extraClassDeclaration = [{
     bool isBatched() { return getA().getType().getRank() == 3; }
     int64_t getBatchSize();
+    /// Whether epilogue operand `index` of a batched product has no batch dimension of its
+    /// own (every batch reads the same values).
+    bool isSharedAcrossBatch(unsigned index);
     int64_t getM();
     int64_t getN();
     int64_t getK();

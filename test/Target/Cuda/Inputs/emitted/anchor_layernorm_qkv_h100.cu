@@ -448,6 +448,18 @@ static void coda_check_matrix(const char *fn, const char *what, const torch::Ten
               coda_dims(t.strides()).c_str());
 }
 
+/// A or B of a batched product: [L, rows, columns], its matrices as coda_check_matrix wants
+/// them and one after the other (batch stride rows times the row stride).
+static void coda_check_batch(const char *fn, const char *what, const torch::Tensor &t,
+                             at::ScalarType dtype, const at::Device &device) {
+  coda_check_device(fn, what, t, dtype, device);
+  TORCH_CHECK(t.dim() == 3, fn, ": ", what, " must be a batch of matrices [L, rows, columns], got shape ",
+              coda_dims(t.sizes()).c_str());
+  TORCH_CHECK(t.stride(2) == 1 && t.stride(1) >= t.size(2) && t.stride(0) == t.size(1) * t.stride(1),
+              fn, ": ", what, " must hold its row-major matrices one after the other (call .contiguous()), got strides ",
+              coda_dims(t.strides()).c_str());
+}
+
 /// Pairwise kernels read column pairs.
 static void coda_check_even(const char *fn, int64_t n) {
   TORCH_CHECK(n % 2 == 0, fn, ": a pairwise kernel needs an even N (B has an odd number of columns)");

@@ -49,6 +49,236 @@ extern "C" __attribute__((weak)) const char *coda_status_string(int status) {
 }
 
 static inline bool coda_aligned(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+static inline size_t coda_round_up(size_t bytes) { return (bytes + 255) / 256 * 256; }
+// The tile scheduler's swizzle: the largest power of two up to `limit` that divides both tile
+// counts by itself times the cluster, since CUTLASS rounds the grid up to whole groups and a
+// padded tile would write reduction partials past the workspace.
+static inline int coda_swizzle(int m, int n, int tileM, int tileN, int clusterM, int clusterN, int limit) {
+  int tilesM = (m + tileM - 1) / tileM, tilesN = (n + tileN - 1) / tileN, s = limit;
+  while (s > 1 && (tilesM % (s * clusterM) != 0 || tilesN % (s * clusterN) != 0))
+    s /= 2;
+  return s;
+}
+
+// The epilogue region of main_k0 in fp32: one call per accumulator element, 1 value(s) out.
+__device__ __forceinline__ void main_k0_epilogue(float v0, long long v1, long long v2, float *out) {
+  out[0] = v0;
+}
+
+// Value stream 0: result #0.
+template <int F> struct main_k0_v0 {
+  CUTLASS_DEVICE cutlass::Array<float, F> operator()(cutlass::Array<int, F> const &rows, cutlass::Array<int, F> const &cols, cutlass::Array<float, F> const &acc) const {
+    cutlass::Array<float, F> v;
+    float out[1];
+    CUTLASS_PRAGMA_UNROLL
+    for (int e = 0; e < F; ++e) {
+      main_k0_epilogue(acc[e], rows[e], cols[e], out);
+      v[e] = out[0];
+    }
+    return v;
+  }
+};
+
+// main_k0: A · B; results: #0 store (TMA store).
+// coda-tuning-key: b8:2x200x64:f32:nn:plain:-:store-f32:ops2
+// configuration: 128x128x32 cluster 2x1 cooperative raster heuristic (analytic model)
+// model inputs: epilogue 4.0 bytes and 2 fp32 ops per element
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.002 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [64, 256, 32], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [256, 128, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms
+// coda-candidate: {"tile": [128, 256, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [1, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.002 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 2], "schedule": "cooperative", "raster": "heuristic"} model 0.002 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [1, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.002 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_m"} model 0.002 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "along_n"} model 0.002 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic", "swizzle": 1} model 0.002 ms
+struct main_k0_kernel {
+  using TileShape = cute::Shape<cute::_128, cute::_128, cute::_32>;
+  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
+  static constexpr int kTileM = 128, kTileN = 128;
+  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
+  using ElementIn = float;
+  using ElementD = float;
+  static constexpr int kAlignD = 16 / sizeof(ElementD);
+  using LayoutA = cutlass::layout::RowMajor; // A is [M, K]
+  using LayoutB = cutlass::layout::RowMajor; // B is [K, N]
+  using LayoutD = cutlass::layout::RowMajor;
+  using ElementC = void;
+  using EVT = cutlass::epilogue::fusion::Sm90EVT<
+      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>,  // 1
+      coda::rt::IndexedCompute<main_k0_v0>>;  // 0
+  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
+      ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
+  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
+      16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
+      ClusterShape,
+      cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
+          sizeof(typename CollectiveEpilogue::SharedStorage))>,
+      MainloopSchedule>::CollectiveOp;
+  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
+      CollectiveMainloop, CollectiveEpilogue>;
+  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
+};
+
+// Runs main_k0 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
+extern "C" int main_k0(const void *a, const void *b, void *result0, int m, int n, int k, int l, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+  using K = main_k0_kernel;
+  using G = K::Gemm;
+  if (m < 1 || n < 1 || k < 1 || l < 1)
+    return CODA_BAD_SHAPE;
+  if (lda < k || ldb < n || ldd < n)
+    return CODA_BAD_SHAPE;
+  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B, D where they have none.
+  coda::rt::Restaging restaged(stream);
+  if (restaged.input(a, lda, l * (long long)m, k, sizeof(K::ElementIn)) || restaged.input(b, ldb, l * (long long)k, n, sizeof(K::ElementIn)) ||
+      restaged.output(result0, ldd, l * (long long)m, n, sizeof(K::ElementD)))
+    return CODA_LAUNCH_FAILED;
+  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, l});
+  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, l});
+  auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, l});
+  cute::get<0>(sA) = lda;
+  cute::get<1>(sB) = ldb;
+  cute::get<2>(sA) = int64_t(m) * lda;
+  cute::get<2>(sB) = int64_t(k) * ldb;
+  cute::get<0>(sD) = ldd;
+  cute::get<2>(sD) = int64_t(m) * ldd;
+  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kBatched, {m, n, k, l},
+      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
+      {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
+  args.epilogue.thread = {{}, {}};
+  auto padded = args;
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+  if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
+  if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_k0 needs as its workspace.
+extern "C" size_t main_k0_workspace_size(int m, int n, int k) {
+  using G = main_k0_kernel::Gemm;
+  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  return coda_round_up(G::get_workspace_size(args));
+}
+
+// The epilogue region of main_k1 in fp32: one call per accumulator element, 1 value(s) out.
+__device__ __forceinline__ void main_k1_epilogue(float v0, long long v1, long long v2, float *out) {
+  out[0] = v0;
+}
+
+// Value stream 0: result #0.
+template <int F> struct main_k1_v0 {
+  CUTLASS_DEVICE cutlass::Array<float, F> operator()(cutlass::Array<int, F> const &rows, cutlass::Array<int, F> const &cols, cutlass::Array<float, F> const &acc) const {
+    cutlass::Array<float, F> v;
+    float out[1];
+    CUTLASS_PRAGMA_UNROLL
+    for (int e = 0; e < F; ++e) {
+      main_k1_epilogue(acc[e], rows[e], cols[e], out);
+      v[e] = out[0];
+    }
+    return v;
+  }
+};
+
+// main_k1: A · B; results: #0 store (TMA store).
+// coda-tuning-key: b8:2x64x200:f32:nn:plain:-:store-f32:ops2
+// configuration: 128x128x32 cluster 2x1 pingpong raster heuristic (analytic model)
+// model inputs: epilogue 4.0 bytes and 2 fp32 ops per element
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [64, 256, 32], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.004 ms
+// coda-candidate: {"tile": [256, 128, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.007 ms
+// coda-candidate: {"tile": [128, 256, 32], "cluster": [2, 1], "schedule": "cooperative", "raster": "heuristic"} model 0.007 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [1, 1], "schedule": "pingpong", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [1, 2], "schedule": "pingpong", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 2], "schedule": "pingpong", "raster": "heuristic"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_m"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "pingpong", "raster": "along_n"} model 0.003 ms
+// coda-candidate: {"tile": [128, 128, 32], "cluster": [2, 1], "schedule": "pingpong", "raster": "heuristic", "swizzle": 1} model 0.003 ms
+struct main_k1_kernel {
+  using TileShape = cute::Shape<cute::_128, cute::_128, cute::_32>;
+  using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
+  static constexpr int kTileM = 128, kTileN = 128;
+  using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
+  using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
+  using ElementIn = float;
+  using ElementD = float;
+  static constexpr int kAlignD = 16 / sizeof(ElementD);
+  using LayoutA = cutlass::layout::RowMajor; // A is [M, K]
+  using LayoutB = cutlass::layout::RowMajor; // B is [K, N]
+  using LayoutD = cutlass::layout::RowMajor;
+  using ElementC = void;
+  using EVT = cutlass::epilogue::fusion::Sm90EVT<
+      cutlass::epilogue::fusion::Sm90Compute<coda::rt::TakeFirst, ElementD, float, cutlass::FloatRoundStyle::round_to_nearest>,  // 1
+      coda::rt::IndexedCompute<main_k1_v0>>;  // 0
+  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlignD,
+      ElementD, LayoutD, kAlignD, EpilogueSchedule, EVT>::CollectiveOp;
+  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementIn, LayoutA,
+      16 / sizeof(ElementIn), ElementIn, LayoutB, 16 / sizeof(ElementIn), float, TileShape,
+      ClusterShape,
+      cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(
+          sizeof(typename CollectiveEpilogue::SharedStorage))>,
+      MainloopSchedule>::CollectiveOp;
+  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
+      CollectiveMainloop, CollectiveEpilogue>;
+  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
+};
+
+// Runs main_k1 on device pointers (row-major, leading dimensions lda, ldb for A and B and ldd for the first stored result and its init; other results and operands packed). Returns a coda_status.
+extern "C" int main_k1(const void *a, const void *b, void *result0, int m, int n, int k, int l, long long lda, long long ldb, long long ldd, void *workspace, cudaStream_t stream) {
+  using K = main_k1_kernel;
+  using G = K::Gemm;
+  if (m < 1 || n < 1 || k < 1 || l < 1)
+    return CODA_BAD_SHAPE;
+  if (lda < k || ldb < n || ldd < n)
+    return CODA_BAD_SHAPE;
+  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B, D where they have none.
+  coda::rt::Restaging restaged(stream);
+  if (restaged.input(a, lda, l * (long long)m, k, sizeof(K::ElementIn)) || restaged.input(b, ldb, l * (long long)k, n, sizeof(K::ElementIn)) ||
+      restaged.output(result0, ldd, l * (long long)m, n, sizeof(K::ElementD)))
+    return CODA_LAUNCH_FAILED;
+  auto sA = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideA{}, {m, k, l});
+  auto sB = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideB{}, {n, k, l});
+  auto sD = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideD{}, {m, n, l});
+  cute::get<0>(sA) = lda;
+  cute::get<1>(sB) = ldb;
+  cute::get<2>(sA) = int64_t(m) * lda;
+  cute::get<2>(sB) = int64_t(k) * ldb;
+  cute::get<0>(sD) = ldd;
+  cute::get<2>(sD) = int64_t(m) * ldd;
+  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kBatched, {m, n, k, l},
+      {static_cast<const K::ElementIn *>(a), sA, static_cast<const K::ElementIn *>(b), sB},
+      {{}, nullptr, sD, static_cast<K::ElementD *>(result0), sD}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
+  args.epilogue.thread = {{}, {}};
+  auto padded = args;
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
+  if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
+  if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
+  return CODA_OK;
+}
+
+// Bytes of device memory main_k1 needs as its workspace.
+extern "C" size_t main_k1_workspace_size(int m, int n, int k) {
+  using G = main_k1_kernel::Gemm;
+  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};
+  args.scheduler.max_swizzle_size = coda_swizzle(m, n, 128, 128, 2, 1, 8);
+  return coda_round_up(G::get_workspace_size(args));
+}
 
 // main_g0: a linalg.generic over [200] outside the kernels.
 __global__ void main_g0(long long *__restrict__ p0) {
@@ -136,110 +366,56 @@ __global__ void main_g7(const __nv_bfloat16 *__restrict__ p0, float *__restrict_
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
     float v2 = v1;
-    v0v.v[e] = v2;
+    double v3 = 3.535533906e-01f;
+    float v4 = v3;
+    float v5 = v2 * v4;
+    v0v.v[e] = v5;
   }
   coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 64LL + d3v, v0v);
 }
 
-// main_g8: a linalg.generic over [2, 2, 200, 64] outside the kernels, 8 elements of the last dimension per step.
+// main_g8: a linalg.generic over [2, 2, 2, 200, 64] outside the kernels, 8 elements of the last dimension per step.
 __global__ void main_g8(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 6400LL) return;
-  long long d0 = point / 3200LL % 2LL;
-  long long d1 = point / 1600LL % 2LL;
-  long long d2 = point / 8LL % 200LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
+  if (point >= 12800LL) return;
+  long long d0 = point / 6400LL % 2LL;
+  long long d1 = point / 3200LL % 2LL;
+  long long d2 = point / 1600LL % 2LL;
+  long long d3 = point / 8LL % 200LL;
+  long long d4v = point / 1LL % 8LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 25600LL + d1 * 12800LL + d2 * 64LL + d3v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 25600LL + d1 * 12800LL + d3 * 64LL + d4v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
     float v2 = v1;
     v0v.v[e] = v2;
   }
-  coda::rt::store8(p1, d0 * 25600LL + d1 * 12800LL + d2 * 64LL + d3v, v0v);
+  coda::rt::store8(p1, d0 * 51200LL + d1 * 25600LL + d2 * 12800LL + d3 * 64LL + d4v, v0v);
 }
 
-// main_g9: a linalg.generic over [2, 2, 200, 64] outside the kernels, 8 elements of the last dimension per step.
+// main_g9: a linalg.generic over [2, 2, 2, 200, 64] outside the kernels, 8 elements of the last dimension per step.
 __global__ void main_g9(const __nv_bfloat16 *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 6400LL) return;
-  long long d0 = point / 3200LL % 2LL;
-  long long d1 = point / 1600LL % 2LL;
-  long long d2 = point / 8LL % 200LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
+  if (point >= 12800LL) return;
+  long long d0 = point / 6400LL % 2LL;
+  long long d1 = point / 3200LL % 2LL;
+  long long d2 = point / 1600LL % 2LL;
+  long long d3 = point / 8LL % 200LL;
+  long long d4v = point / 1LL % 8LL * 8LL;
   coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 25600LL + d1 * 12800LL + d2 * 64LL + d3v);
+  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 25600LL + d1 * 12800LL + d3 * 64LL + d4v);
   #pragma unroll
   for (int e = 0; e < 8; ++e) {
     float v1 = v1v.v[e];
     float v2 = v1;
     v0v.v[e] = v2;
   }
-  coda::rt::store8(p1, d0 * 25600LL + d1 * 12800LL + d2 * 64LL + d3v, v0v);
+  coda::rt::store8(p1, d0 * 51200LL + d1 * 25600LL + d2 * 12800LL + d3 * 64LL + d4v, v0v);
 }
 
-// main_g10: a linalg.generic over [2, 4, 2, 64] outside the kernels, 8 elements of the last dimension per step.
+// main_g10: a linalg.generic over [2, 4, 64, 200] outside the kernels.
 __global__ void main_g10(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 128LL) return;
-  long long d0 = point / 64LL % 2LL;
-  long long d1 = point / 16LL % 4LL;
-  long long d2 = point / 8LL % 2LL;
-  long long d3v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 512LL + d1 * 128LL + d2 * 64LL + d3v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    double v2 = 3.535533906e-01f;
-    float v3 = v2;
-    float v4 = v1 * v3;
-    v0v.v[e] = v4;
-  }
-  coda::rt::store8(p1, d0 * 512LL + d1 * 128LL + d2 * 64LL + d3v, v0v);
-}
-
-// main_g11: a linalg.generic over [2, 2, 2, 200, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g11(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 3200LL % 2LL;
-  long long d2 = point / 1600LL % 2LL;
-  long long d3 = point / 8LL % 200LL;
-  long long d4v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 25600LL + d1 * 12800LL + d3 * 64LL + d4v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 25600LL + d2 * 12800LL + d3 * 64LL + d4v, v0v);
-}
-
-// main_g12: a linalg.generic over [2, 2, 2, 200, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g12(const float *__restrict__ p0, float *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 12800LL) return;
-  long long d0 = point / 6400LL % 2LL;
-  long long d1 = point / 3200LL % 2LL;
-  long long d2 = point / 1600LL % 2LL;
-  long long d3 = point / 8LL % 200LL;
-  long long d4v = point / 1LL % 8LL * 8LL;
-  coda::rt::Vec8 v0v;
-  coda::rt::Vec8 v1v = coda::rt::load8(p0, d0 * 25600LL + d1 * 12800LL + d3 * 64LL + d4v);
-  #pragma unroll
-  for (int e = 0; e < 8; ++e) {
-    float v1 = v1v.v[e];
-    v0v.v[e] = v1;
-  }
-  coda::rt::store8(p1, d0 * 51200LL + d1 * 25600LL + d2 * 12800LL + d3 * 64LL + d4v, v0v);
-}
-
-// main_g13: a linalg.generic over [2, 4, 64, 200] outside the kernels.
-__global__ void main_g13(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 102400LL) return;
   long long d0 = point / 51200LL % 2LL;
@@ -252,8 +428,8 @@ __global__ void main_g13(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 51200LL + d1 * 12800LL + d2 * 200LL + d3, v0);
 }
 
-// main_g14: a linalg.generic over [2, 4, 64, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g14(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g11: a linalg.generic over [2, 4, 64, 200] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g11(const float *__restrict__ p0, float *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 12800LL) return;
   long long d0 = point / 6400LL % 2LL;
@@ -273,31 +449,8 @@ __global__ void main_g14(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store8(p1, d0 * 51200LL + d1 * 12800LL + d2 * 200LL + d3v, v0v);
 }
 
-// main_g16: a linalg.generic over [8, 2, 200, 64] outside the kernels.
-__global__ void main_g16(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  // One warp per output point.
-  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
-  int lane = threadIdx.x % 32;
-  if (point >= 3200LL) return;
-  long long d0 = point / 400LL % 8LL;
-  long long d1 = point / 200LL % 2LL;
-  long long d2 = point / 1LL % 200LL;
-  float v0 = 0.f; // this lane's part
-  for (long long d3 = lane * 1LL; d3 < 64LL; d3 += 32) {
-    float v1 = coda::rt::load(p0, d0 * 128LL + d1 * 64LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 12800LL + d3 * 200LL + d2);
-    float v3 = v1 * v2;
-    v0 = v0 + v3;
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
-  }
-  if (lane != 0) return;
-  coda::rt::store(p2, d0 * 400LL + d1 * 200LL + d2, 0.000000000e+00f + v0);
-}
-
-// main_g17: a linalg.generic over [2, 4, 2, 200] outside the kernels.
-__global__ void main_g17(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
+// main_g12: a linalg.generic over [2, 4, 2, 200] outside the kernels.
+__global__ void main_g12(const float *__restrict__ p0, const long long *__restrict__ p1, const long long *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 3200LL) return;
   long long d0 = point / 1600LL % 2LL;
@@ -318,8 +471,8 @@ __global__ void main_g17(const float *__restrict__ p0, const long long *__restri
   coda::rt::store(p3, d0 * 1600LL + d1 * 400LL + d2 * 200LL + d3, v0);
 }
 
-// main_g19: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g19(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g14: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g14(const float *__restrict__ p0, float *__restrict__ p1) {
   // One warp per output point.
   long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
   int lane = threadIdx.x % 32;
@@ -343,8 +496,8 @@ __global__ void main_g19(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 8LL + d1 * 2LL + d2, fmaxf(-INFINITY, v0));
 }
 
-// main_g20: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g20(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
+// main_g15: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g15(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 400LL) return;
   long long d0 = point / 200LL % 2LL;
@@ -364,8 +517,8 @@ __global__ void main_g20(const float *__restrict__ p0, const float *__restrict__
   coda::rt::store8(p2, d0 * 1600LL + d1 * 400LL + d2 * 200LL + d3v, v0v);
 }
 
-// main_g22: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g22(const float *__restrict__ p0, float *__restrict__ p1) {
+// main_g17: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g17(const float *__restrict__ p0, float *__restrict__ p1) {
   // One warp per output point.
   long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
   int lane = threadIdx.x % 32;
@@ -389,31 +542,14 @@ __global__ void main_g22(const float *__restrict__ p0, float *__restrict__ p1) {
   coda::rt::store(p1, d0 * 8LL + d1 * 2LL + d2 + 0LL, 0.000000000e+00f + v0);
 }
 
-// main_g23: a linalg.generic over [2, 4, 2, 200] outside the kernels.
-__global__ void main_g23(const float *__restrict__ p0, bool *__restrict__ p1) {
-  long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (point >= 3200LL) return;
-  long long d0 = point / 1600LL % 2LL;
-  long long d1 = point / 400LL % 4LL;
-  long long d2 = point / 200LL % 2LL;
-  long long d3 = point / 1LL % 200LL;
-  bool v0;
-  float v1 = coda::rt::load(p0, d0 * 1600LL + d1 * 400LL + d2 * 200LL + d3);
-  double v2 = v1;
-  double v3 = -INFINITY;
-  bool v4 = v2 == v3;
-  v0 = v4;
-  coda::rt::store(p1, d0 * 1600LL + d1 * 400LL + d2 * 200LL + d3, v0);
-}
-
-// main_g24: linalg.fill.
-__global__ void main_g24(bool *__restrict__ dst) {
+// main_g18: linalg.fill.
+__global__ void main_g18(bool *__restrict__ dst) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point < 16LL) coda::rt::store(dst, point, -1);
 }
 
-// main_g25: a linalg.generic over [2, 4, 2, 200] outside the kernels.
-__global__ void main_g25(const bool *__restrict__ p0, bool *__restrict__ p1) {
+// main_g19: a linalg.generic over [2, 4, 2, 200] outside the kernels.
+__global__ void main_g19(const float *__restrict__ p0, bool *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 16LL) return;
   long long d0 = point / 8LL % 2LL;
@@ -421,15 +557,18 @@ __global__ void main_g25(const bool *__restrict__ p0, bool *__restrict__ p1) {
   long long d2 = point / 1LL % 2LL;
   bool v0 = coda::rt::load(p1, d0 * 8LL + d1 * 2LL + d2 + 0LL);
   for (long long d3 = 0; d3 < 200LL; ++d3) {
-    bool v1 = coda::rt::load(p0, d0 * 1600LL + d1 * 400LL + d2 * 200LL + d3);
-    bool v2 = v1 & v0;
-    v0 = v2;
+    float v1 = coda::rt::load(p0, d0 * 1600LL + d1 * 400LL + d2 * 200LL + d3);
+    double v2 = v1;
+    double v3 = -INFINITY;
+    bool v4 = v2 == v3;
+    bool v5 = v4 & v0;
+    v0 = v5;
   }
   coda::rt::store(p1, d0 * 8LL + d1 * 2LL + d2 + 0LL, v0);
 }
 
-// main_g26: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g26(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
+// main_g20: a linalg.generic over [2, 4, 2, 200] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g20(const bool *__restrict__ p0, const float *__restrict__ p1, const float *__restrict__ p2, float *__restrict__ p3) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 400LL) return;
   long long d0 = point / 200LL % 2LL;
@@ -451,31 +590,8 @@ __global__ void main_g26(const bool *__restrict__ p0, const float *__restrict__ 
   coda::rt::store8(p3, d0 * 1600LL + d1 * 400LL + d2 * 200LL + d3v, v0v);
 }
 
-// main_g28: a linalg.generic over [8, 2, 64, 200] outside the kernels.
-__global__ void main_g28(const float *__restrict__ p0, const float *__restrict__ p1, float *__restrict__ p2) {
-  // One warp per output point.
-  long long point = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
-  int lane = threadIdx.x % 32;
-  if (point >= 1024LL) return;
-  long long d0 = point / 128LL % 8LL;
-  long long d1 = point / 64LL % 2LL;
-  long long d2 = point / 1LL % 64LL;
-  float v0 = 0.f; // this lane's part
-  for (long long d3 = lane * 1LL; d3 < 200LL; d3 += 32) {
-    float v1 = coda::rt::load(p0, d0 * 400LL + d1 * 200LL + d3);
-    float v2 = coda::rt::load(p1, d0 * 12800LL + d3 * 64LL + d2);
-    float v3 = v1 * v2;
-    v0 = v0 + v3;
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    v0 = v0 + __shfl_xor_sync(0xffffffffu, v0, offset);
-  }
-  if (lane != 0) return;
-  coda::rt::store(p2, d0 * 128LL + d1 * 64LL + d2, 0.000000000e+00f + v0);
-}
-
-// main_g29: a linalg.generic over [2, 4, 2, 64] outside the kernels, 8 elements of the last dimension per step.
-__global__ void main_g29(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
+// main_g21: a linalg.generic over [2, 4, 2, 64] outside the kernels, 8 elements of the last dimension per step.
+__global__ void main_g21(const float *__restrict__ p0, __nv_bfloat16 *__restrict__ p1) {
   long long point = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (point >= 128LL) return;
   long long d0 = point / 64LL % 2LL;
@@ -496,14 +612,16 @@ __global__ void main_g29(const float *__restrict__ p0, __nv_bfloat16 *__restrict
 // Bytes of device memory main_run needs as its workspace.
 extern "C" size_t main_run_workspace_size() {
   size_t scratch = 0;
-  return 2324992 + scratch;
+  scratch = std::max(scratch, main_k0_workspace_size(2, 200, 64));
+  scratch = std::max(scratch, main_k1_workspace_size(2, 64, 200));
+  return 1907968 + scratch;
 }
 
 // @main on the device: its ops in order on `stream`. Returns a coda_status.
 extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, const void *arg3, const void *arg4, const void *arg5, void *result0, void *result1, void *result2, void *workspace, cudaStream_t stream) {
   [[maybe_unused]] char *ws = static_cast<char *>(workspace);
-  [[maybe_unused]] void *scratch = ws + 2324992;
-  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 105216)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 105728)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 208640)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result1)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<float *>(ws + 209152)) || !coda_aligned(reinterpret_cast<float *>(ws + 213248)) || !coda_aligned(reinterpret_cast<float *>(ws + 418048)) || !coda_aligned(reinterpret_cast<float *>(ws + 622848)) || !coda_aligned(reinterpret_cast<float *>(ws + 626944)) || !coda_aligned(reinterpret_cast<float *>(ws + 1036544)) || !coda_aligned(reinterpret_cast<float *>(ws + 1446144)) || !coda_aligned(reinterpret_cast<float *>(ws + 1855744)) || !coda_aligned(reinterpret_cast<float *>(ws + 2278144)) || !coda_aligned(reinterpret_cast<float *>(ws + 2291200)) || !coda_aligned(reinterpret_cast<float *>(ws + 2308096)) || !coda_aligned(reinterpret_cast<float *>(ws + 2320896)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)))
+  [[maybe_unused]] void *scratch = ws + 1907968;
+  if (!coda_aligned(static_cast<const __nv_bfloat16 *>(arg1)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2048)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 2560)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 105216)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result0)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg2)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 105728)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 106240)) || !coda_aligned(reinterpret_cast<__nv_bfloat16 *>(ws + 208640)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result1)) || !coda_aligned(static_cast<const __nv_bfloat16 *>(arg0)) || !coda_aligned(reinterpret_cast<float *>(ws + 209152)) || !coda_aligned(reinterpret_cast<float *>(ws + 213248)) || !coda_aligned(reinterpret_cast<float *>(ws + 622848)) || !coda_aligned(reinterpret_cast<float *>(ws + 1032448)) || !coda_aligned(reinterpret_cast<float *>(ws + 1442048)) || !coda_aligned(reinterpret_cast<float *>(ws + 1864448)) || !coda_aligned(reinterpret_cast<float *>(ws + 1877504)) || !coda_aligned(reinterpret_cast<float *>(ws + 1891072)) || !coda_aligned(reinterpret_cast<float *>(ws + 1903872)) || !coda_aligned(static_cast<__nv_bfloat16 *>(result2)))
     return CODA_MISALIGNED;
   main_g0<<<1, 256, 0, stream>>>(reinterpret_cast<long long *>(ws + 0));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -541,42 +659,34 @@ extern "C" int main_run(const void *arg0, const void *arg1, const void *arg2, co
     return CODA_LAUNCH_FAILED;
   main_g7<<<1, 256, 0, stream>>>(static_cast<const __nv_bfloat16 *>(arg0), reinterpret_cast<float *>(ws + 209152));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g8<<<25, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result0), reinterpret_cast<float *>(ws + 213248));
+  main_g8<<<50, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result0), reinterpret_cast<float *>(ws + 213248));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g9<<<25, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result1), reinterpret_cast<float *>(ws + 418048));
+  main_g9<<<50, 256, 0, stream>>>(static_cast<__nv_bfloat16 *>(result1), reinterpret_cast<float *>(ws + 622848));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g10<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 209152), reinterpret_cast<float *>(ws + 622848));
+  main_g10<<<400, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 213248), reinterpret_cast<float *>(ws + 1032448));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g11<<<50, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 213248), reinterpret_cast<float *>(ws + 626944));
+  main_g11<<<50, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1032448), reinterpret_cast<float *>(ws + 1442048));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g12<<<50, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 418048), reinterpret_cast<float *>(ws + 1036544));
+  // coda.gemm main_k0.
+  if (int s = main_k0(reinterpret_cast<float *>(ws + 209152), reinterpret_cast<float *>(ws + 1442048), reinterpret_cast<float *>(ws + 1851648), 2, 200, 64, 8, 64, 200, 200, scratch, stream)) return s;
+  main_g12<<<13, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1851648), reinterpret_cast<long long *>(ws + 0), static_cast<const long long *>(arg5), reinterpret_cast<float *>(ws + 1864448));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g13<<<400, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 626944), reinterpret_cast<float *>(ws + 1446144));
+  main_g14<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1864448), reinterpret_cast<float *>(ws + 1877248));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g14<<<50, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1446144), reinterpret_cast<float *>(ws + 1855744));
+  main_g15<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1864448), reinterpret_cast<float *>(ws + 1877248), reinterpret_cast<float *>(ws + 1877504));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g16<<<400, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 622848), reinterpret_cast<float *>(ws + 1855744), reinterpret_cast<float *>(ws + 2265344));
+  main_g17<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1877504), reinterpret_cast<float *>(ws + 1890304));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g17<<<13, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2265344), reinterpret_cast<long long *>(ws + 0), static_cast<const long long *>(arg5), reinterpret_cast<float *>(ws + 2278144));
+  main_g18<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 1890560));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g19<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2278144), reinterpret_cast<float *>(ws + 2290944));
+  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 1890816), reinterpret_cast<bool *>(ws + 1890560), 16, cudaMemcpyDeviceToDevice, stream);
+  main_g19<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1864448), reinterpret_cast<bool *>(ws + 1890816));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g20<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2278144), reinterpret_cast<float *>(ws + 2290944), reinterpret_cast<float *>(ws + 2291200));
+  main_g20<<<2, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 1890816), reinterpret_cast<float *>(ws + 1877504), reinterpret_cast<float *>(ws + 1890304), reinterpret_cast<float *>(ws + 1891072));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g22<<<2, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2291200), reinterpret_cast<float *>(ws + 2304000));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g23<<<13, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2278144), reinterpret_cast<bool *>(ws + 2304256));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g24<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 2307584));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  cudaMemcpyAsync(reinterpret_cast<bool *>(ws + 2307840), reinterpret_cast<bool *>(ws + 2307584), 16, cudaMemcpyDeviceToDevice, stream);
-  main_g25<<<1, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 2304256), reinterpret_cast<bool *>(ws + 2307840));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g26<<<2, 256, 0, stream>>>(reinterpret_cast<bool *>(ws + 2307840), reinterpret_cast<float *>(ws + 2291200), reinterpret_cast<float *>(ws + 2304000), reinterpret_cast<float *>(ws + 2308096));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g28<<<128, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2308096), reinterpret_cast<float *>(ws + 1036544), reinterpret_cast<float *>(ws + 2320896));
-  if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
-  main_g29<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 2320896), static_cast<__nv_bfloat16 *>(result2));
+  // coda.gemm main_k1.
+  if (int s = main_k1(reinterpret_cast<float *>(ws + 1891072), reinterpret_cast<float *>(ws + 622848), reinterpret_cast<float *>(ws + 1903872), 2, 64, 200, 8, 200, 64, 64, scratch, stream)) return s;
+  main_g21<<<1, 256, 0, stream>>>(reinterpret_cast<float *>(ws + 1903872), static_cast<__nv_bfloat16 *>(result2));
   if (cudaGetLastError() != cudaSuccess) return CODA_LAUNCH_FAILED;
   return CODA_OK;
 }
