@@ -460,6 +460,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   std::string traits = (name + "_kernel").str();
   bool contract = plan.pairwise == PairwiseMode::Contract;
   auto perBatch = [&](unsigned i) { return hasOwnBatch(op, i); };
+  bool exactFp32 = getKernelConfig(op).getExactFp32();
   SmallVector<unsigned> reductions;
   for (auto [r, result] : llvm::enumerate(plan.results))
     if (result.sink == Sink::Reduce)
@@ -511,6 +512,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // partials.
   auto emitGemmWorkspace = [&] {
     os << "  using G = " << traits << "::Gemm;\n";
+    if (exactFp32)
+      os << "  k = 3 * k; // the split inputs' K\n";
     os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {}, {}};\n";
     emitScheduler();
     if (!reductions.empty())
@@ -578,6 +581,15 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // are not get aligned copies (coda::rt::Restaging); the buffers of the rarer TMA paths
   // (tables, halves, contracted pairs) are refused instead.
   bool stageD = plan.dResult >= 0 && !halves && plan.halvesResult < 0;
+  if (exactFp32) {
+    os << "  // fp32 to fp32's accuracy: A and B split into TF32 high and low parts along a K three\n"
+          "  // times as long, so that one TF32 product is hi·hi + hi·lo + lo·hi.\n";
+    os << "  coda::rt::Tf32Split split(stream);\n";
+    os << "  if (split.split(a, lda, " << (op.getTransposeA() ? "k, m, true" : "m, k, false")
+       << ", /*isA=*/true) || split.split(b, ldb, " << (op.getTransposeB() ? "n, k, false" : "k, n, true")
+       << ", /*isA=*/false))\n    return CODA_LAUNCH_FAILED;\n";
+    os << "  k = 3 * k;\n";
+  }
   os << "  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B"
      << (stageD ? (plan.hasSource ? ", D (and its init)" : ", D") : "")
      << (plan.sourceOperand >= 0 ? ", the residual" : "") << " where they have none.\n";

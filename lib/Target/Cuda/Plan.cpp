@@ -257,7 +257,8 @@ KernelConfig cuda::toKernelConfig(KernelConfigAttr attr) {
 
 KernelConfigAttr cuda::toKernelConfigAttr(MLIRContext *context, const KernelConfig &config,
                                           ArrayRef<ResultSink> stores,
-                                          ArrayRef<int64_t> tmaTables, bool wholeWaves) {
+                                          ArrayRef<int64_t> tmaTables, bool wholeWaves,
+                                          bool exactFp32) {
   RasterOrder raster = config.raster == KernelConfig::Raster::AlongM   ? RasterOrder::AlongM
                        : config.raster == KernelConfig::Raster::AlongN ? RasterOrder::AlongN
                                                                        : RasterOrder::Heuristic;
@@ -265,7 +266,8 @@ KernelConfigAttr cuda::toKernelConfigAttr(MLIRContext *context, const KernelConf
       context, config.tileM, config.tileN, config.tileK, config.clusterM, config.clusterN,
       config.pingpong ? KernelSchedule::Pingpong : KernelSchedule::Cooperative, raster,
       config.swizzle, config.epilogueN, config.fullDivision ? Division::Full : Division::Ieee,
-      config.splits, wholeWaves ? GridSize::WholeWaves : GridSize::AllSms, stores, tmaTables);
+      config.splits, wholeWaves ? GridSize::WholeWaves : GridSize::AllSms, stores, tmaTables,
+      exactFp32);
 }
 
 bool cuda::hasAttentionKernel(AttentionOp op) {

@@ -50,6 +50,14 @@ void mlir::coda::registerToCudaTranslation() {
                      "and picks by the M it is called with, so that one file serves decode- and "
                      "prefill-sized calls (each configuration is one more kernel to compile)"),
       llvm::cl::value_desc("m,..."), llvm::cl::CommaSeparated);
+  static llvm::cl::opt<std::string> fp32(
+      "fp32-products",
+      llvm::cl::desc("With --coda-to-cuda: how products of fp32 inputs run. tf32 (default): one "
+                     "product on TF32 tensor cores (10-bit mantissas, as PyTorch's matmul with "
+                     "TF32 allowed). 3xtf32: three TF32 products over the inputs split into "
+                     "high and low parts, about fp32's accuracy for three times the tensor-core "
+                     "work"),
+      llvm::cl::value_desc("tf32|3xtf32"), llvm::cl::init("tf32"));
   TranslateFromMLIRRegistration registration(
       "coda-to-cuda", "Write coda.gemm kernels as CUDA C++ (CUTLASS 4.2, sm90)",
       [](Operation *op, llvm::raw_ostream &os) {
@@ -65,6 +73,10 @@ void mlir::coda::registerToCudaTranslation() {
         options.torchBinding = emitTorchBinding;
         options.tuningDb = tuningDb;
         options.dispatch.assign(dispatch.begin(), dispatch.end());
+        if (fp32 != "tf32" && fp32 != "3xtf32")
+          return LogicalResult(emitError(op->getLoc(), "--fp32-products: unknown mode '")
+                               << fp32.getValue() << "'; expected tf32 or 3xtf32");
+        options.fp32 = fp32;
         for (const std::string &path : without) {
           if (path == "direct-launch") {
             options.directLaunch = false;

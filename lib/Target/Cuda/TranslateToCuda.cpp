@@ -138,7 +138,7 @@ LogicalResult CudaEmitter::emitModule(ModuleOp module) {
   os << "#include \"cutlass/util/packed_stride.hpp\"\n";
   os << "#include <algorithm>\n";
   os << "#include \"coda/Runtime/Epilogue.cuh\"\n#include \"coda/Runtime/Overlap.cuh\"\n"
-        "#include \"coda/Runtime/Restage.cuh\"\n"
+        "#include \"coda/Runtime/Restage.cuh\"\n#include \"coda/Runtime/Tf32Split.cuh\"\n"
         "#include \"coda/Runtime/Reduce.cuh\"\n";
   os << "#include \"coda/Runtime/Math.cuh\"\n#include \"coda/Runtime/Tensor.cuh\"\n";
   os << "#include \"coda/Runtime/Attention.cuh\"\n#include \"coda/Runtime/Decode.cuh\"\n\n";
@@ -198,6 +198,7 @@ LogicalResult mlir::coda::translateToCuda(Operation *op, raw_ostream &os,
   plan.tuningDb = options.tuningDb;
   plan.without = options.without;
   plan.dispatch = options.dispatch;
+  plan.fp32 = options.fp32;
   buildCodaPlanCudaPipeline(pm, plan);
   if (failed(pm.run(module)))
     return failure();

@@ -27,6 +27,7 @@
 // SCALE:       #include "coda/Runtime/Epilogue.cuh"
 // SCALE-NEXT:  #include "coda/Runtime/Overlap.cuh"
 // SCALE-NEXT:  #include "coda/Runtime/Restage.cuh"
+// SCALE-NEXT:  #include "coda/Runtime/Tf32Split.cuh"
 // SCALE-NEXT:  #include "coda/Runtime/Reduce.cuh"
 // SCALE:       CODA_BAD_SHAPE = 4
 // SCALE-LABEL: // The epilogue region of main_k0 in fp32: one call per accumulator element, 1 value(s) out.

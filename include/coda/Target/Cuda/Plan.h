@@ -150,11 +150,12 @@ int sourceOperand(GemmOp op, ArrayRef<ResultSink> sinks);
 
 /// The plan's configuration of `op`, or null where it has none.
 KernelConfigAttr getKernelConfig(GemmOp op);
-/// The configuration as the model's record, and back (with the kernel's sinks and tables).
+/// The configuration as the model's record, and back (with the kernel's sinks and tables, and
+/// whether fp32 inputs run as three TF32 products).
 KernelConfig toKernelConfig(KernelConfigAttr attr);
 KernelConfigAttr toKernelConfigAttr(MLIRContext *context, const KernelConfig &config,
                                     ArrayRef<ResultSink> stores, ArrayRef<int64_t> tmaTables,
-                                    bool wholeWaves);
+                                    bool wholeWaves, bool exactFp32 = false);
 
 } // namespace mlir::coda::cuda
 

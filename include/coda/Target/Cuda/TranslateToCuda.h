@@ -27,6 +27,8 @@ struct CudaEmitterOptions {
   std::vector<std::string> without;
   /// Bounds of M at which each kernel's launcher switches configuration (none: one).
   std::vector<int64_t> dispatch;
+  /// How fp32 inputs are multiplied: "tf32" or "3xtf32".
+  std::string fp32 = "tf32";
 };
 
 /// Checks that every statically shaped tensor of `module`'s functions has sizes the CUDA

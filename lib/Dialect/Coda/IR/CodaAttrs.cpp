@@ -97,7 +97,7 @@ LogicalResult KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitEr
                                        KernelSchedule schedule, RasterOrder, int64_t swizzle,
                                        int64_t epilogueN, Division, int64_t splits, GridSize,
                                        ArrayRef<ResultSink>,
-                                       ArrayRef<int64_t> tmaTables) {
+                                       ArrayRef<int64_t> tmaTables, bool) {
   if (tileM <= 0 || tileN <= 0 || tileK <= 0)
     return emitError() << "tile " << tileM << "x" << tileN << "x" << tileK
                        << " must be positive in every dimension";

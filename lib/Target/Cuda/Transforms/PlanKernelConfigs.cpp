@@ -276,7 +276,10 @@ stage2Candidates(ArrayRef<std::pair<KernelConfig, double>> ranked, bool divides)
 /// Plans `op`: its sinks, configuration and TMA tables into `coda.kernel`, the reasons into
 /// `coda.tuning`.
 static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const TuningDb &db,
-                                const Paths &paths, ArrayRef<int64_t> dispatch) {
+                                const Paths &paths, ArrayRef<int64_t> dispatch,
+                                bool threeTf32) {
+  // (A batch's split copies would interleave its products' K rows: batched products stay TF32.)
+  bool exactFp32 = threeTf32 && elementOf(op.getA()).isF32() && !op.isBatched();
   FailureOr<SmallVector<ResultSink>> sinks = chooseSinks(op, paths);
   if (failed(sinks))
     return failure();
@@ -304,7 +307,9 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
   for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
     plain &= op.getRole(i) != OperandRole::Tiled;
   // A batch of L products is planned as one of L·M rows: as many tiles, within a tile per batch.
-  KernelProblem problem{op.getBatchSize() * op.getM(), op.getN(), op.getK(), bytes, ops, plain,
+  // Three TF32 products run as one over 3K.
+  KernelProblem problem{op.getBatchSize() * op.getM(), op.getN(), (exactFp32 ? 3 : 1) * op.getK(),
+                        bytes, ops, plain,
                         op->hasAttr(kAwaitsRowsAttr), opsFull,
                         elementOf(op.getA()).isF32() ? 4 : 2};
   // A HalvesStore tiles the result in whole heads: the CTA tile's N is a multiple of the head,
@@ -341,7 +346,7 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
     for (unsigned i = 0, e = op.getExtras().size(); i < e; ++i)
       if (paths.tmaTables && tableByTma(op, i, config))
         tables.push_back(i);
-    return toKernelConfigAttr(context, config, *sinks, tables, paths.wholeWaves);
+    return toKernelConfigAttr(context, config, *sinks, tables, paths.wholeWaves, exactFp32);
   };
   KernelConfigAttr chosenAttr = attrOf(chosen);
   op->setAttr(KernelConfigAttr::getAttrName(), chosenAttr);
@@ -379,7 +384,7 @@ static LogicalResult planKernel(GemmOp op, const GpuTarget &target, const Tuning
   for (auto &[config, ms] : stage2Candidates(ranked, divides))
     candidates.push_back(b.getDictionaryAttr(
         {b.getNamedAttr("config", toKernelConfigAttr(context, config, *sinks, {},
-                                                      paths.wholeWaves)),
+                                                      paths.wholeWaves, exactFp32)),
          b.getNamedAttr("model_ns", b.getI64IntegerAttr(std::llround(ms * 1e6)))}));
   op->setAttr(kTuningAttr,
               b.getDictionaryAttr({b.getNamedAttr("key", b.getStringAttr(key)),
@@ -428,6 +433,10 @@ struct PlanKernelConfigsPass
       }
       db = std::move(*loaded);
     }
+    if (fp32 != "tf32" && fp32 != "3xtf32") {
+      emitError(module.getLoc(), "fp32: unknown mode '") << fp32 << "'; expected tf32 or 3xtf32";
+      return signalPassFailure();
+    }
     SmallVector<int64_t> bounds(dispatch.begin(), dispatch.end());
     for (size_t i = 0; i < bounds.size(); ++i)
       if (bounds[i] < 1 || bounds[i] >= std::numeric_limits<int32_t>::max() ||
@@ -440,7 +449,7 @@ struct PlanKernelConfigsPass
     WalkResult result = module.walk([&](GemmOp op) {
       if (getKernelConfig(op))
         return WalkResult::advance();
-      return failed(planKernel(op, *gpu, db, paths, bounds)) ? WalkResult::interrupt()
+      return failed(planKernel(op, *gpu, db, paths, bounds, fp32 == "3xtf32")) ? WalkResult::interrupt()
                                                      : WalkResult::advance();
     });
     if (result.wasInterrupted())

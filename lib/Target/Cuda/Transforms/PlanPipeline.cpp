@@ -25,6 +25,7 @@ void mlir::coda::buildCodaPlanCudaPipeline(OpPassManager &pm,
   configs.tuningDb = options.tuningDb;
   configs.without = without;
   configs.dispatch.assign(options.dispatch.begin(), options.dispatch.end());
+  configs.fp32 = options.fp32;
   pm.addPass(createCodaPlanKernelConfigs(configs));
   pm.addNestedPass<func::FuncOp>(createCodaScheduleLaunches());
   pm.addNestedPass<func::FuncOp>(createCodaPlanWorkspace());

@@ -188,7 +188,10 @@ def Coda_KernelConfigAttr : Coda_Attr<"KernelConfig", "kernel"> {
       `halves` (a rotation written into its heads' halves by TMA), `staged` (the same rotation
       staged side by side, then copied), `contract` (a pairwise contract's N/2 columns by TMA),
       `direct` (per-thread stores), `partials` (a reduction's per-tile partials);
-    * `tmaTables`: the tiled operands read through TMA into shared memory.
+    * `tmaTables`: the tiled operands read through TMA into shared memory;
+    * `exactFp32` (fp32 inputs only): the product runs as three TF32 products over copies of
+      A and B split into high and low parts (`hi·hi + hi·lo + lo·hi`, about fp32's accuracy
+      for three times the tensor-core work) instead of one TF32 product.
 
     ```mlir
     coda.gemm ... {coda.kernel = #coda.kernel<tileM = 128, tileN = 256, tileK = 64,
@@ -209,7 +212,8 @@ def Coda_KernelConfigAttr : Coda_Attr<"KernelConfig", "kernel"> {
     DefaultValuedParameter<"::mlir::coda::GridSize",
                            "::mlir::coda::GridSize::WholeWaves">:$grid,
     Coda_ListParameter<"::mlir::coda::ResultSink">:$stores,
-    Coda_OptionalListParameter<"int64_t">:$tmaTables);
+    Coda_OptionalListParameter<"int64_t">:$tmaTables,
+    DefaultValuedParameter<"bool", "false">:$exactFp32);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

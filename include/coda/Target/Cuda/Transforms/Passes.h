@@ -37,6 +37,11 @@ struct CodaPlanCudaOptions : public PassPipelineOptions<CodaPlanCudaOptions> {
   PassOptions::ListOption<int64_t> dispatch{
       *this, "dispatch",
       llvm::cl::desc("Bounds of M at which each kernel's launcher switches configuration")};
+  PassOptions::Option<std::string> fp32{
+      *this, "fp32",
+      llvm::cl::desc("How fp32 inputs are multiplied: tf32 (one TF32 product) or 3xtf32 "
+                     "(three, about fp32's accuracy)"),
+      llvm::cl::init("tf32")};
 };
 
 /// The plan of the CUDA back end, in order: the ops outside kernels as generics, row hand-offs (unless without overlap-rows),

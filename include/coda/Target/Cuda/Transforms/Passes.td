@@ -60,8 +60,14 @@ def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp">
     the key, where the choice came from, the model's inputs and the candidates that
     `bench/tune.py` times.
 
-    Kernels the CUDA back end cannot run (batched products, inputs other than bf16/f16/f32,
-    results it cannot store) get an error here, at the op.
+    Kernels the CUDA back end cannot run (batched products with reductions, pairwise epilogues
+    or tiled operands, inputs other than bf16/f16/f32, results it cannot store) get an error
+    here, at the op.
+
+    fp32 inputs run on TF32 tensor cores (10-bit mantissas, as PyTorch's matmul with TF32
+    allowed). With `fp32=3xtf32` their kernels get `exactFp32`: three TF32 products over A and B
+    split into high and low parts, about fp32's accuracy for three times the tensor-core work
+    (the model ranks them at 3K).
 
     A `coda.attention` that the analytic model runs faster on the row-wise kernel (a warp per
     query row: a few query rows, as in decoding) than on a block-wise one gets `coda.row_wise`
@@ -92,6 +98,9 @@ def CodaPlanKernelConfigs : Pass<"coda-plan-kernel-configs", "::mlir::ModuleOp">
     ListOption<"without", "without", "std::string",
                "Default paths to leave out, for A/B runs: tma-halves, tma-contract, "
                "tma-tables, whole-waves">,
+    Option<"fp32", "fp32", "std::string", /*default=*/"\"tf32\"",
+           "How fp32 inputs are multiplied: tf32 (one TF32 product) or 3xtf32 (three, about "
+           "fp32's accuracy)">,
     ListOption<"dispatch", "dispatch", "int64_t",
                "Bounds of M (ascending) at which each kernel's launcher switches configuration "
                "(coda.dispatch): one configuration per range, planned for its largest M "

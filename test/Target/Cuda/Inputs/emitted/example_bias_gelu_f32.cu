@@ -22,6 +22,7 @@
 #include "coda/Runtime/Epilogue.cuh"
 #include "coda/Runtime/Overlap.cuh"
 #include "coda/Runtime/Restage.cuh"
+#include "coda/Runtime/Tf32Split.cuh"
 #include "coda/Runtime/Reduce.cuh"
 #include "coda/Runtime/Math.cuh"
 #include "coda/Runtime/Tensor.cuh"
