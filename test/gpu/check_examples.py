@@ -79,6 +79,12 @@ def bias_gelu_f32_exact(m, n, k):
     return (x, w, b), [gelu_tanh(x.double() @ w.double().t() + b.double()).float()]
 
 
+def batched_bias_gelu(m, n, k):
+    """Three products, each with its own weight, and a bias shared by the batch."""
+    x, w, b = bf16(3, m, k), bf16(3, n, k), bf16(n)
+    return (x, w, b), [gelu_tanh(x.float() @ w.float().transpose(1, 2) + b.float())]
+
+
 def down_residual(m, n, k):
     h, w, res = bf16(m, k), bf16(n, k), bf16(m, n)
     return (h, w, res), [res.float() + acc_of(h, w)]
@@ -158,7 +164,8 @@ def layernorm_qkv(m=256, n=768, k=512):
     return (x, w, wsum), [r[:, None] * (acc_of(x, w) - mean[:, None] * wsum[None, :])]
 
 
-EXAMPLES = {f.__name__: f for f in [bias_gelu, bias_gelu_f32, bias_gelu_f32_exact, down_residual,
+EXAMPLES = {f.__name__: f for f in [bias_gelu, bias_gelu_f32, bias_gelu_f32_exact, batched_bias_gelu,
+                                    down_residual,
                                     residual_rmsnorm, swiglu, rope,
                                     rope_halves, lm_head_ce, pre_post_activation, expand,
                                     relu]}
