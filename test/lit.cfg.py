@@ -26,8 +26,13 @@ tool_dirs = [config.coda_tools_dir, config.llvm_tools_dir]
 tools = ["coda-opt", "coda-translate", "coda-run", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# T2 needs nvcc and the CUTLASS headers of the pinned nvidia-cutlass package.
 import subprocess
+# coda.compile's export needs torch and torch-mlir (not installed by scripts/setup.sh: the
+# tests that need them say so and are skipped without them).
+if subprocess.run(["python3", "-c", "import torch, torch_mlir"], capture_output=True).returncode == 0:
+    config.available_features.add("torch-mlir")
+
+# T2 needs nvcc and the CUTLASS headers of the pinned nvidia-cutlass package.
 nvcc = "/usr/local/cuda/bin/nvcc"
 try:
     cutlass_root = subprocess.run(
