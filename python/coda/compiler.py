@@ -240,9 +240,14 @@ class CompiledFunction:
     def _compile(self, inputs):
         from torch.utils import _pytree
 
+        import torch
+
         entry = self.export_and_emit(inputs)
         with open(os.path.join(entry, "outputs.json")) as f:
             out_spec = _pytree.treespec_loads(json.load(f))
+        if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+            raise CompileError("build", "coda's kernels run on Hopper GPUs (sm_90a), and this "
+                                        "machine has none; the emitted program is in " + entry)
         return entry, _build(entry, "program"), out_spec
 
     def export_and_emit(self, inputs):
