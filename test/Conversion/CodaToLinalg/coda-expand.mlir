@@ -204,6 +204,32 @@ func.func @batched(%a: tensor<2x16x4xf16>, %b: tensor<2x8x16xf16>, %r: tensor<2x
 
 // -----
 
+// Operands of a batched product without a batch dimension are read by every batch: their maps
+// leave the batch loop out.
+
+// CHECK-DAG: #[[SCOL:.*]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: #[[SMAT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[SROW:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @batched_shared
+// CHECK:       linalg.generic {indexing_maps = [#{{.*}}, #[[SCOL]], #[[SROW]], #[[SMAT]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME:      tensor<3x4x8xf32>, tensor<8xf32>, tensor<3x4xf32>, tensor<4x8xf32>
+func.func @batched_shared(%a: tensor<3x4x16xf32>, %b: tensor<3x16x8xf32>, %bias: tensor<8xf32>,
+                          %scale: tensor<3x4xf32>, %res: tensor<4x8xf32>) -> tensor<3x4x8xf32> {
+  %0 = coda.gemm %a, %b : tensor<3x4x16xf32>, tensor<3x16x8xf32>
+      with(%bias as col : tensor<8xf32>, %scale as row : tensor<3x4xf32>,
+           %res as matrix : tensor<4x8xf32>)
+      -> (store tensor<3x4x8xf32>)
+      epilogue(%acc: f32, %b0: f32, %s0: f32, %r0: f32, %i: index, %j: index) {
+    %x = arith.addf %acc, %b0 : f32
+    %y = arith.mulf %x, %s0 : f32
+    %z = arith.addf %y, %r0 : f32
+    coda.yield %z : f32
+  }
+  return %0 : tensor<3x4x8xf32>
+}
+
+// -----
+
 // Tiled operands are read at column j mod T; with pairs, pair p at pair p mod T/2.
 
 // CHECK-DAG: #[[TILE0:.*]] = affine_map<(d0, d1, d2) -> (d0, d1 mod 4, 0)>

@@ -126,6 +126,28 @@ func.func @batched_transposed_with_indices(%a: tensor<2x16x8xf16>, %b: tensor<2x
   return %0 : tensor<2x8xf32>
 }
 
+// Operands of a batched product without the batch dimension are shared by every batch; a
+// kernel configuration that runs fp32 inputs as three TF32 products says so.
+// CHECK-LABEL: func.func @batched_shared_operands
+// CHECK:       coda.gemm %{{.*}}, %{{.*}} transpose_b : tensor<3x8x16xf32>, tensor<3x32x16xf32>
+// CHECK-NEXT:    with(%{{.*}} as col : tensor<32xf32>, %{{.*}} as row : tensor<3x8xf32>, %{{.*}} as matrix : tensor<8x32xf32>)
+// CHECK-NEXT:    -> (store tensor<3x8x32xf32>) attributes {coda.kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 32, schedule = cooperative, stores = [tma], exactFp32 = true>}
+func.func @batched_shared_operands(%a: tensor<3x8x16xf32>, %b: tensor<3x32x16xf32>,
+    %bias: tensor<32xf32>, %scale: tensor<3x8xf32>, %res: tensor<8x32xf32>) -> tensor<3x8x32xf32> {
+  %0 = coda.gemm %a, %b transpose_b : tensor<3x8x16xf32>, tensor<3x32x16xf32>
+      with(%bias as col : tensor<32xf32>, %scale as row : tensor<3x8xf32>,
+           %res as matrix : tensor<8x32xf32>)
+      -> (store tensor<3x8x32xf32>)
+      attributes {coda.kernel = #coda.kernel<tileM = 128, tileN = 128, tileK = 32, schedule = cooperative, stores = [tma], exactFp32 = true>}
+      epilogue(%acc: f32, %b0: f32, %s0: f32, %r0: f32, %i: index, %j: index) {
+    %x = arith.addf %acc, %b0 : f32
+    %y = arith.mulf %x, %s0 : f32
+    %z = arith.addf %y, %r0 : f32
+    coda.yield %z : f32
+  }
+  return %0 : tensor<3x8x32xf32>
+}
+
 // CHECK-LABEL: func.func @tiled_table
 // CHECK:       coda.gemm %{{.*}}, %{{.*}} pairwise(rotate) : tensor<4x8xf32>, tensor<8x16xf32>
 // CHECK-NEXT:    with(%{{.*}} as tiled : tensor<4x8xf32>)
