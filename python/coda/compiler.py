@@ -200,6 +200,7 @@ def _build(entry, name):
     object first (the binding alone goes through torch's build)."""
     from torch.utils.cpp_extension import load
 
+    entry = os.path.normpath(entry)
     cu = os.path.join(entry, f"{name}.cu")
     out = os.path.join(entry, "build")
     os.makedirs(out, exist_ok=True)
