@@ -238,6 +238,18 @@ class CompiledFunction:
             return dict(self.fn.named_parameters()) | dict(self.fn.named_buffers())
         return {}
 
+    def _variant(self, inputs):
+        """(entry, module, output spec) for inputs like these, compiled on first use."""
+        params = self._params()
+        specs = tuple(_spec(x) for x in (*params.values(), *inputs))
+        if specs not in self.variants:
+            if self.variants:
+                print(f"coda: compiling again for new input shapes or dtypes {specs[len(params):]}",
+                      file=sys.stderr)
+            self.variants[specs] = self._compile(inputs)
+        self.entry = self.variants[specs][0]
+        return self.variants[specs]
+
     def _compile(self, inputs):
         from torch.utils import _pytree
 
@@ -302,15 +314,8 @@ class CompiledFunction:
     def __call__(self, *inputs):
         from torch.utils import _pytree
 
+        _, module, out_spec = self._variant(inputs)
         params = self._params()
-        specs = tuple(_spec(x) for x in (*params.values(), *inputs))
-        if specs not in self.variants:
-            if self.variants:
-                print(f"coda: compiling again for new input shapes or dtypes {specs[len(params):]}",
-                      file=sys.stderr)
-            self.variants[specs] = self._compile(inputs)
-        entry, module, out_spec = self.variants[specs]
-        self.entry = entry
         args = (*params.values(), *inputs)
         if hasattr(module, "main_prepare"):
             # Weights prepared once per weight tensor identity and version (an nn.Module's
@@ -336,9 +341,7 @@ def compile(fn, *example_inputs, fuse=None, translate=(), build=None):
     $CODA_BUILD_DIR or build/ of the checkout)."""
     options = {"fuse": fuse or "", "translate": list(translate)}
     compiled = CompiledFunction(fn, options, build or paths.build_dir())
-    specs = tuple(_spec(x) for x in (*compiled._params().values(), *example_inputs))
-    compiled.variants[specs] = compiled._compile(example_inputs)
-    compiled.entry = compiled.variants[specs][0]
+    compiled._variant(example_inputs)
     return compiled
 
 

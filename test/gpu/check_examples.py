@@ -165,10 +165,8 @@ def layernorm_qkv(m=256, n=768, k=512):
 
 
 EXAMPLES = {f.__name__: f for f in [bias_gelu, bias_gelu_f32, bias_gelu_f32_exact, batched_bias_gelu,
-                                    down_residual,
-                                    residual_rmsnorm, swiglu, rope,
-                                    rope_halves, lm_head_ce, pre_post_activation, expand,
-                                    relu]}
+                                    down_residual, residual_rmsnorm, swiglu, rope, rope_halves,
+                                    lm_head_ce, pre_post_activation, expand, relu]}
 EXAMPLES["swiglu_threads"] = swiglu  # its contracted result stored by each thread, any even N
 EXAMPLES["bias_gelu_adapter_launch"] = bias_gelu  # launched by CUTLASS's adapter, not coda's host path
 # Split-K kernels (test/gpu/split-k.json): a residual with row sums of squares split 4 ways, a
@@ -341,6 +339,14 @@ def check_one_function(name, module, function, make):
     return ok
 
 
+def within_bound(name, outs, refs):
+    """(relative errors, whether every output has its reference's shape and is within the
+    example's bound)."""
+    errs = [rel_err(o, r) for o, r in zip(outs, refs)]
+    return errs, all(e <= BOUNDS.get(name, BOUND) for e in errs) and all(
+        tuple(o.shape) == tuple(r.shape) for o, r in zip(outs, refs))
+
+
 def check(name, module, shapes):
     if name in FUNCTIONS:
         return check_function(name, module)
@@ -353,9 +359,7 @@ def check(name, module, shapes):
         outs = fn(*inputs)
         outs = as_list(outs)
         torch.cuda.synchronize()
-        errs = [rel_err(o, r) for o, r in zip(outs, refs)]
-        passed = all(e <= BOUNDS.get(name, BOUND) for e in errs) and all(
-            tuple(o.shape) == tuple(r.shape) for o, r in zip(outs, refs))
+        errs, passed = within_bound(name, outs, refs)
         ok &= passed
         print(f"  {name:20s} M={m:<5d} N={n:<5d} K={k:<5d} rel " +
               " ".join(f"{e:.1e}" for e in errs) + ("" if passed else "  FAIL"))
@@ -372,9 +376,8 @@ def run_or_refuse(name, fn, what, inputs, refs, reasons, must_run):
         good = not must_run and any(reason in msg for reason in reasons)
         print(f"  {name:20s} {what}: refused: {msg[:100]}" + ("" if good else "  FAIL"))
         return good
-    outs = as_list(outs)
-    errs = [rel_err(o, r) for o, r in zip(outs, refs)]
-    good = must_run and all(e <= BOUNDS.get(name, BOUND) for e in errs)
+    errs, passed = within_bound(name, as_list(outs), refs)
+    good = must_run and passed
     print(f"  {name:20s} {what}: ran, rel " + " ".join(f"{e:.1e}" for e in errs) +
           ("" if good else "  FAIL"))
     return good

@@ -74,6 +74,19 @@ public:
     return cudaSuccess;
   }
 
+  /// A rows × cols matrix of `bytes`-byte elements whose rows are padded to 16 bytes, freed
+  /// with the launch's other copies; sets `ld` to its pitch.
+  cudaError_t allocate(long long &ld, long long rows, long long cols, size_t bytes, void *&copy) {
+    if (count == kMaxCopies)
+      return cudaErrorInvalidValue;
+    long long pitch = (cols * (long long)bytes + 15) / 16 * 16 / (long long)bytes;
+    if (cudaError_t e = cudaMallocAsync(&copy, size_t(rows) * pitch * bytes, stream))
+      return e;
+    copies[count++] = {copy, pitch, rows, cols, bytes, nullptr, 0};
+    ld = pitch;
+    return cudaSuccess;
+  }
+
   /// Copies the outputs' copies back to the results.
   cudaError_t finish() {
     for (int i = 0; i < count; ++i) {
@@ -96,20 +109,9 @@ private:
     void *back;
     long long backLd;
   };
-  // A launch stages at most A, B, one result (with its init) and one source operand.
+  // A launch stages at most A, B (or their three-TF32 splits), one result (with its init) and
+  // one source operand.
   static constexpr int kMaxCopies = 4;
-
-  /// Allocates a rows × cols matrix whose rows are padded to 16 bytes; sets `ld` to its pitch.
-  cudaError_t allocate(long long &ld, long long rows, long long cols, size_t bytes, void *&copy) {
-    if (count == kMaxCopies)
-      return cudaErrorInvalidValue;
-    long long pitch = (cols * (long long)bytes + 15) / 16 * 16 / (long long)bytes;
-    if (cudaError_t e = cudaMallocAsync(&copy, size_t(rows) * pitch * bytes, stream))
-      return e;
-    copies[count++] = {copy, pitch, rows, cols, bytes, nullptr, 0};
-    ld = pitch;
-    return cudaSuccess;
-  }
 
   /// `allocate`, filled from `from` (pitch `ld` before the call).
   cudaError_t copyOf(const void *from, long long &ld, long long rows, long long cols, size_t bytes,

@@ -5,7 +5,7 @@
 // hi_a·lo_b + lo_a·hi_b up to lo_a·lo_b (2^-22 relative) and the TF32 rounding of the lo terms
 // (2^-11 of 2^-11): about fp32's own accuracy. The three products are one GEMM over 3K: A's K
 // columns become [hi | hi | lo] and B's [hi | lo | hi], so CUTLASS's TF32 kernel runs unchanged
-// on copies three times as long along K, in stream-ordered memory freed behind the launch.
+// on copies three times as long along K, which the launch's Restaging allocates and frees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cuda_runtime.h>
+
+#include "coda/Runtime/Restage.cuh"
 
 namespace coda::rt {
 
@@ -56,45 +58,25 @@ static __global__ void tf32SplitKernel(const float *src, long long ld, float *ds
   }
 }
 
-/// The 3K copies of one launch's A and B, freed on the stream when it goes.
-class Tf32Split {
-public:
-  explicit Tf32Split(cudaStream_t stream) : stream(stream) {}
-  Tf32Split(const Tf32Split &) = delete;
-  Tf32Split &operator=(const Tf32Split &) = delete;
-  ~Tf32Split() {
-    for (int i = 0; i < count; ++i)
-      cudaFreeAsync(copies[i], stream);
-  }
-
-  /// Replaces `ptr` (fp32, `rows` rows of `cols` at pitch `ld`) by its 3K copy with 16-byte
-  /// rows; `kAlongRows`: K is its row index. `isA`: segments [hi, hi, lo], else [hi, lo, hi].
-  cudaError_t split(const void *&ptr, long long &ld, long long rows, long long cols,
-                    bool kAlongRows, bool isA) {
-    long long outRows = kAlongRows ? 3 * rows : rows;
-    long long outCols = kAlongRows ? cols : 3 * cols;
-    long long pitch = (outCols + 3) / 4 * 4;
-    void *copy = nullptr;
-    if (cudaError_t e = cudaMallocAsync(&copy, size_t(outRows) * pitch * sizeof(float), stream))
-      return e;
-    copies[count++] = copy;
-    long long total = 3 * rows * cols;
-    int blocks = int(std::min<long long>((total + 255) / 256, 65535LL * 8));
-    tf32SplitKernel<<<blocks, 256, 0, stream>>>(static_cast<const float *>(ptr), ld,
-                                                static_cast<float *>(copy), pitch, rows, cols,
-                                                kAlongRows, isA ? 0b100u : 0b010u);
-    if (cudaError_t e = cudaGetLastError())
-      return e;
-    ptr = copy;
-    ld = pitch;
-    return cudaSuccess;
-  }
-
-private:
-  cudaStream_t stream;
-  void *copies[2];
-  int count = 0;
-};
+/// Replaces `ptr` (fp32, `rows` rows of `cols` at pitch `ld`) by its 3K copy, whose 16-byte
+/// rows `copies` allocates and frees behind the launch; `kAlongRows`: K is its row index.
+/// `isA`: segments [hi, hi, lo], else [hi, lo, hi].
+inline cudaError_t splitTf32(Restaging &copies, const void *&ptr, long long &ld, long long rows,
+                             long long cols, bool kAlongRows, bool isA, cudaStream_t stream) {
+  long long outRows = kAlongRows ? 3 * rows : rows;
+  long long outCols = kAlongRows ? cols : 3 * cols;
+  long long from = ld;
+  void *copy = nullptr;
+  if (cudaError_t e = copies.allocate(ld, outRows, outCols, sizeof(float), copy))
+    return e;
+  long long total = 3 * rows * cols;
+  int blocks = int(std::min<long long>((total + 255) / 256, 65535LL * 8));
+  tf32SplitKernel<<<blocks, 256, 0, stream>>>(static_cast<const float *>(ptr), from,
+                                              static_cast<float *>(copy), ld, rows, cols,
+                                              kAlongRows, isA ? 0b100u : 0b010u);
+  ptr = copy;
+  return cudaGetLastError();
+}
 
 } // namespace coda::rt
 

@@ -112,11 +112,6 @@ void CudaEmitter::emitStreamFunctor(GemmOp op, StringRef name, const KernelPlan 
   os << "    return v;\n  }\n};\n\n";
 }
 
-/// In a batched product, whether epilogue operand i has a batch dimension of its own.
-static bool hasOwnBatch(GemmOp op, unsigned i) {
-  return op.isBatched() && !op.isSharedAcrossBatch(i);
-}
-
 LogicalResult CudaEmitter::emitKernel(GemmOp op, StringRef name) {
   auto dispatch = op->getAttrOfType<ArrayAttr>(kDispatchAttr);
   if (!dispatch)
@@ -285,7 +280,6 @@ LogicalResult CudaEmitter::emitKernelOfConfig(GemmOp op, StringRef name) {
           "      sm90_get_tma_dispatch_policy<TileShape, EpilogueTile, ElementC, "
        << (plan.dResult >= 0 ? "ElementD" : noDElement) << ", EpilogueSchedule>())::StagesC;\n";
 
-  auto perBatch = [&](unsigned i) { return hasOwnBatch(op, i); };
   // The DAG's nodes, in topological order.
   SmallVector<std::string> nodes;
   SmallVector<std::string> edges;
@@ -302,13 +296,13 @@ LogicalResult CudaEmitter::emitKernelOfConfig(GemmOp op, StringRef name) {
       break;
     case OperandRole::Col: // one value per column, broadcast along the rows
       nodes.push_back(fusion + "Sm90RowBroadcast<0, TileShape, " + t + ", float" +
-                      (perBatch(i) ? ", cute::Stride<cute::_0, cute::_1, int64_t>" : "") + ">");
+                      (op.hasOwnBatch(i) ? ", cute::Stride<cute::_0, cute::_1, int64_t>" : "") + ">");
       break;
     case OperandRole::Row: // one value per row, broadcast along the columns
       nodes.push_back(awaits ? "coda::rt::AwaitedRows<" + fusion + "Sm90ColBroadcast<0, TileShape, " +
                                    t + ", float>>"
                              : fusion + "Sm90ColBroadcast<0, TileShape, " + t + ", float" +
-                                   (perBatch(i) ? ", cute::Stride<cute::_1, cute::_0, int64_t>" : "") +
+                                   (op.hasOwnBatch(i) ? ", cute::Stride<cute::_1, cute::_0, int64_t>" : "") +
                                    ">");
       break;
     case OperandRole::Matrix:
@@ -459,7 +453,6 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
                                unsigned numNodes, const KernelConfig &config) {
   std::string traits = (name + "_kernel").str();
   bool contract = plan.pairwise == PairwiseMode::Contract;
-  auto perBatch = [&](unsigned i) { return hasOwnBatch(op, i); };
   bool exactFp32 = getKernelConfig(op).getExactFp32();
   SmallVector<unsigned> reductions;
   for (auto [r, result] : llvm::enumerate(plan.results))
@@ -581,19 +574,20 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
   // are not get aligned copies (coda::rt::Restaging); the buffers of the rarer TMA paths
   // (tables, halves, contracted pairs) are refused instead.
   bool stageD = plan.dResult >= 0 && !halves && plan.halvesResult < 0;
-  if (exactFp32) {
-    os << "  // fp32 to fp32's accuracy: A and B split into TF32 high and low parts along a K three\n"
-          "  // times as long, so that one TF32 product is hi·hi + hi·lo + lo·hi.\n";
-    os << "  coda::rt::Tf32Split split(stream);\n";
-    os << "  if (split.split(a, lda, " << (op.getTransposeA() ? "k, m, true" : "m, k, false")
-       << ", /*isA=*/true) || split.split(b, ldb, " << (op.getTransposeB() ? "n, k, false" : "k, n, true")
-       << ", /*isA=*/false))\n    return CODA_LAUNCH_FAILED;\n";
-    os << "  k = 3 * k;\n";
-  }
   os << "  // TMA needs 16-byte aligned rows: the kernel reads (writes) re-pitched copies of A, B"
      << (stageD ? (plan.hasSource ? ", D (and its init)" : ", D") : "")
      << (plan.sourceOperand >= 0 ? ", the residual" : "") << " where they have none.\n";
   os << "  coda::rt::Restaging restaged(stream);\n";
+  if (exactFp32) {
+    os << "  // fp32 to fp32's accuracy: A and B split into TF32 high and low parts along a K three\n"
+          "  // times as long (aligned copies), so that one TF32 product is hi·hi + hi·lo + lo·hi.\n";
+    os << "  if (coda::rt::splitTf32(restaged, a, lda, "
+       << (op.getTransposeA() ? "k, m, true" : "m, k, false")
+       << ", /*isA=*/true, stream) || coda::rt::splitTf32(restaged, b, ldb, "
+       << (op.getTransposeB() ? "n, k, false" : "k, n, true")
+       << ", /*isA=*/false, stream))\n    return CODA_LAUNCH_FAILED;\n";
+    os << "  k = 3 * k;\n";
+  }
   if (plan.sourceOperand >= 0)
     os << "  long long ldc = n; // the residual is packed\n";
   // A batch's matrices lie one after the other: its rows are copied as one matrix's.
@@ -610,7 +604,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
        << (plan.hasSource ? ", &init" + std::to_string(plan.dResult) : std::string()) << ")";
   if (plan.sourceOperand >= 0)
     os << " ||\n      restaged.input(operand" << plan.sourceOperand << ", ldc, "
-       << rows("m", perBatch(plan.sourceOperand)) << ", n, sizeof(K::ElementC))";
+       << rows("m", op.hasOwnBatch(plan.sourceOperand)) << ", n, sizeof(K::ElementC))";
   os << ")\n    return CODA_LAUNCH_FAILED;\n";
   SmallVector<std::string> refused;
   if (plan.dResult >= 0 && !stageD)
@@ -666,7 +660,7 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     os << "  auto sC = cutlass::make_cute_packed_stride(typename G::GemmKernel::StrideC{}, {m, n, 1});\n"
           "  cute::get<0>(sC) = ldc;\n";
     if (batched) // (0: every batch reads the same residual)
-      os << "  cute::get<2>(sC) = " << (perBatch(plan.sourceOperand) ? "int64_t(m) * ldc" : "0")
+      os << "  cute::get<2>(sC) = " << (op.hasOwnBatch(plan.sourceOperand) ? "int64_t(m) * ldc" : "0")
          << ";\n";
   }
   os << "  typename G::Arguments args{cutlass::gemm::GemmUniversalMode::"
@@ -694,16 +688,16 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
       break;
     case OperandRole::Row:
       nodeArgs.push_back(awaits        ? "{{" + ptr + "}, rowsDone}"
-                         : perBatch(i) ? "{" + ptr + ", {}, {cute::_1{}, cute::_0{}, int64_t(m)}}"
+                         : op.hasOwnBatch(i) ? "{" + ptr + ", {}, {cute::_1{}, cute::_0{}, int64_t(m)}}"
                                        : "{" + ptr + "}");
       break;
     case OperandRole::Col:
-      nodeArgs.push_back(perBatch(i) ? "{" + ptr + ", {}, {cute::_0{}, cute::_1{}, int64_t(n)}}"
+      nodeArgs.push_back(op.hasOwnBatch(i) ? "{" + ptr + ", {}, {cute::_0{}, cute::_1{}, int64_t(n)}}"
                                      : "{" + ptr + "}");
       break;
     case OperandRole::Matrix:
       nodeArgs.push_back(int(i) == plan.sourceOperand ? "{}"
-                         : perBatch(i)                ? "{" + ptr + ", n, (long long)m * n}"
+                         : op.hasOwnBatch(i)                ? "{" + ptr + ", n, (long long)m * n}"
                                                       : "{" + ptr + ", n}");
       break;
     case OperandRole::Tiled:
@@ -754,7 +748,8 @@ void CudaEmitter::emitLauncher(GemmOp op, StringRef name, const KernelPlan &plan
     os << "  args.hw_info.sm_count = " << waves << ";\n";
   // CUTLASS also wants extents that are multiples of the alignment; TMA needs only the rows.
   os << "  auto padded = args;\n";
-  os << "  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};\n";
+  os << "  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), "
+     << l << "};\n";
   os << "  if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;\n";
   if (options.directLaunch) {
     os << "  if (coda::rt::launchGemm<G>(args, workspace, stream"

@@ -136,7 +136,7 @@ void CudaEmitter::emitTorchWrapper(GemmOp op, StringRef name) {
       shape = "{m, " + std::to_string(periodOf(op, i)) + "}";
       break;
     }
-    if (batched && op.getRole(i) != OperandRole::Scalar && !op.isSharedAcrossBatch(i))
+    if (op.hasOwnBatch(i))
       shape.insert(1, "l, ");
     os << "  coda_check(fn, \"operand" << i << " (" << stringifyOperandRole(op.getRole(i))
        << ")\", operand" << i << ", "

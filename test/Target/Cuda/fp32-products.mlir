@@ -9,7 +9,7 @@
 // RUN: not coda-translate --coda-to-cuda --fp32-products=fp64 %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not test -e %t.cu
 
-// TF32-NOT:    Tf32Split split
+// TF32-NOT:    splitTf32(
 // TF32-NOT:    exactFp32
 
 // PLAN-LABEL:  func.func @linear
@@ -19,17 +19,17 @@
 // PLAN:        return
 
 // EXACT-LABEL: extern "C" int linear_k0(
-// EXACT:         coda::rt::Tf32Split split(stream);
-// EXACT-NEXT:    if (split.split(a, lda, m, k, false, /*isA=*/true) || split.split(b, ldb, n, k, false, /*isA=*/false))
+// EXACT:         coda::rt::Restaging restaged(stream);
+// EXACT:         if (coda::rt::splitTf32(restaged, a, lda, m, k, false, /*isA=*/true, stream) || coda::rt::splitTf32(restaged, b, ldb, n, k, false, /*isA=*/false, stream))
 // EXACT-NEXT:      return CODA_LAUNCH_FAILED;
 // EXACT-NEXT:    k = 3 * k;
 // EXACT:       extern "C" size_t linear_k0_workspace_size(int m, int n, int k) {
 // EXACT:         k = 3 * k; // the split inputs' K
 // A · B with A stored transposed: K runs along A's rows and B's rows.
 // EXACT-LABEL: extern "C" int transposed_k0(
-// EXACT:         if (split.split(a, lda, k, m, true, /*isA=*/true) || split.split(b, ldb, k, n, true, /*isA=*/false))
+// EXACT:         if (coda::rt::splitTf32(restaged, a, lda, k, m, true, /*isA=*/true, stream) || coda::rt::splitTf32(restaged, b, ldb, k, n, true, /*isA=*/false, stream))
 // EXACT-LABEL: extern "C" int linear_bf16_k0(
-// EXACT-NOT:     split.split
+// EXACT-NOT:     splitTf32(
 // EXACT:         return CODA_OK;
 
 // BAD: error: --fp32-products: unknown mode 'fp64'; expected tf32 or 3xtf32

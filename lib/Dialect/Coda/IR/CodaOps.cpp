@@ -48,15 +48,13 @@ static bool isGemmInputElementType(Type t) { return t.isBF16() || t.isF16() || t
 // GemmOp accessors
 //===----------------------------------------------------------------------===//
 
-bool GemmOp::isSharedAcrossBatch(unsigned index) {
-  if (!isBatched())
-    return false;
+bool GemmOp::hasOwnBatch(unsigned index) {
   OperandRole role = getRole(index);
+  if (!isBatched() || role == OperandRole::Scalar)
+    return false;
   unsigned rank = cast<RankedTensorType>(getExtras()[index].getType()).getRank();
-  unsigned own = role == OperandRole::Scalar ? 0
-                 : role == OperandRole::Matrix || role == OperandRole::Tiled ? 2
-                                                                             : 1;
-  return role != OperandRole::Scalar && rank == own;
+  unsigned own = role == OperandRole::Matrix || role == OperandRole::Tiled ? 2 : 1;
+  return rank != own;
 }
 
 int64_t GemmOp::getBatchSize() { return isBatched() ? getA().getType().getDimSize(0) : 1; }
@@ -509,7 +507,7 @@ LogicalResult GemmOp::verify() {
     SmallVector<int64_t> expected;
     // In a batched product an operand has its own batch dimension, or none: shared by every
     // batch (a bias).
-    if (role != OperandRole::Scalar && isBatched() && !isSharedAcrossBatch(index))
+    if (hasOwnBatch(index))
       expected.push_back(batch);
     if (role == OperandRole::Row || role == OperandRole::Matrix || role == OperandRole::Tiled)
       expected.push_back(m);

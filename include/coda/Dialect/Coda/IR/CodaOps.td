@@ -99,9 +99,9 @@ def Coda_GemmOp : Coda_Op<"gemm", [
   let extraClassDeclaration = [{
     bool isBatched() { return getA().getType().getRank() == 3; }
     int64_t getBatchSize();
-    /// Whether epilogue operand `index` of a batched product has no batch dimension of its
-    /// own (every batch reads the same values).
-    bool isSharedAcrossBatch(unsigned index);
+    /// Whether epilogue operand `index` carries the batch dimension of a batched product
+    /// (false for scalars, and for operands every batch reads the same values of).
+    bool hasOwnBatch(unsigned index);
     int64_t getM();
     int64_t getN();
     int64_t getK();

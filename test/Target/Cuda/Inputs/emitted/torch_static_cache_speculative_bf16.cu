@@ -156,7 +156,7 @@ extern "C" int main_k0(const void *a, const void *b, void *result0, int m, int n
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{}, {}};
   auto padded = args;
-  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), l};
   if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
   if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
@@ -266,7 +266,7 @@ extern "C" int main_k1(const void *a, const void *b, void *result0, int m, int n
   size_t gemmBytes = coda_round_up(G::get_workspace_size(args));
   args.epilogue.thread = {{}, {}};
   auto padded = args;
-  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), 1};
+  padded.problem_shape = {coda::rt::tmaExtent(m), coda::rt::tmaExtent(n), coda::rt::tmaExtent(k), l};
   if (G::can_implement(padded) != cutlass::Status::kSuccess) return CODA_UNSUPPORTED;
   if (coda::rt::launchGemm<G>(args, workspace, stream) != cudaSuccess) return CODA_LAUNCH_FAILED;
   if (restaged.finish() != cudaSuccess) return CODA_LAUNCH_FAILED;
