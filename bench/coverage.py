@@ -35,10 +35,6 @@ def gelu_tanh(z):
     return 0.5 * z * (1 + torch.tanh(0.7978845608 * (z + 0.044715 * z ** 3)))
 
 
-def rel_err(out, ref):
-    return ((out.double() - ref.double()).abs().max() / ref.double().abs().max()).item()
-
-
 def bf16(*shape):
     return (torch.randn(*shape, device="cuda") * 0.5).to(torch.bfloat16)
 
@@ -97,7 +93,7 @@ def main():
     ok = True
     for make in (unaligned_cases, fp32_cases, batched_cases):
         for case, shape, coda, ref, contenders in make(mods):
-            err = rel_err(coda(), ref)
+            err = extension.rel_err(coda(), ref)
             bound = anchors.BOUND if "3xtf32" not in case else 2e-5
             ok &= err <= bound
             ms = anchors.time_interleaved({"coda": coda, **contenders}, args.reps)

@@ -19,6 +19,7 @@ import time
 import torch
 
 from coda import models
+from coda.extension import rel_err
 
 B, S, D, H, HD, KVH, F = 2, 8, 64, 4, 16, 2, 96
 
@@ -84,9 +85,8 @@ def main():
     out = compiled(*xs)
     torch.cuda.synchronize()
     ref = LlamaBlock().cuda()(*(t.float() for t in xs))
-    own = model(*xs).float()
-    err = ((out.float() - ref).abs().max() / ref.abs().max()).item()
-    torch_err = ((own - ref).abs().max() / ref.abs().max()).item()
+    own = model(*xs)
+    err, torch_err = rel_err(out, ref), rel_err(own, ref)
     ok = err <= max(1e-2, 2 * torch_err) and out.shape == ref.shape
     print(f"coda.compile: first compile {seconds:.1f} s, rel {err:.1e} (PyTorch bf16 {torch_err:.1e})"
           + ("" if ok else "  FAIL"))
